@@ -1,0 +1,30 @@
+// Printing measurements with what they were measured on.
+#pragma once
+
+#include "problem.hpp"
+#include "timing.hpp"
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace harness {
+
+// GPU, clocks, driver and runtime, build flags and date: printed with every table.
+void print_environment(std::ostream& out);
+
+struct TimingRow {
+    std::string           shape;   // empty: same shape as the row above
+    std::string           step;
+    Timing                timing;
+    double                gib_per_s = 0.0;
+    std::optional<double> change_percent;  // against the row above
+};
+
+void print_timing_table(std::ostream& out, const std::vector<TimingRow>& rows);
+
+// (new - old) / old, in percent.
+double change_percent(double old_value, double new_value);
+
+}  // namespace harness

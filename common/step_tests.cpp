@@ -1,0 +1,328 @@
+// The test body every step runs (see step_tests.hpp). CPU cases check what a
+// launcher refuses and how it dispatches, without a GPU; GPU cases check the
+// output on every input family and shape class, then time the step against
+// its predecessor.
+#include "step_tests.hpp"
+
+#include "device_check.hpp"
+#include "gpu.hpp"
+#include "launch_recorder.hpp"
+#include "report.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+namespace harness {
+namespace {
+
+const bool registered_gpu_tests = declare_gpu_tests();
+
+const Step& tested() { return *step_under_test.step; }
+
+bool fits(const Step& step, const int64_t n, const int64_t k) {
+    return n >= 1 && k >= 1 && n <= step.limits.max_n && k <= step.limits.max_k;
+}
+
+// Worst figures over a set of checks, printed after each GPU case.
+struct Summary {
+    int    checks = 0;
+    double worst_bound_ratio = 0.0;
+    double worst_backend_ops_nmse = 0.0;
+
+    void add(const Family family, const Verdict& v) {
+        ++checks;
+        worst_bound_ratio = std::max(worst_bound_ratio, v.worst_bound_ratio);
+        if (family == Family::backend_ops) {
+            worst_backend_ops_nmse = std::max(worst_backend_ops_nmse, v.nmse);
+        }
+    }
+    void print(const char* what) const {
+        std::printf("  %s: %d checks passed; worst error / bound %.3g; worst test-backend-ops NMSE %.3g\n", what,
+                    checks, worst_bound_ratio, worst_backend_ops_nmse);
+    }
+};
+
+// Checks one step on one problem and family; the failure message carries
+// everything needed to reproduce it.
+void check(const Step& step, const Problem& problem, const Family family, const uint64_t seed, Summary& summary) {
+    const Check result = check_step(step, problem, family, seed);
+    INFO(step.name << " on " << problem.describe() << " (strides A " << problem.nb02 << "," << problem.nb03
+                   << " B " << problem.nb12 << "," << problem.nb13 << " X " << problem.nb2 << "," << problem.nb3
+                   << "), family " << family_name(family) << ", run seed " << test_seed());
+    CHECK_MESSAGE(result.verdict.passed, result.verdict.failure);
+    if (result.verdict.passed) {
+        summary.add(family, result.verdict);
+    }
+}
+
+// Host buffers large enough for a problem, for the refusal cases: with a
+// LaunchRecorder active nothing is launched, so nothing is read.
+struct HostBuffers {
+    explicit HostBuffers(const Problem& p)
+        : A(static_cast<size_t>(std::max<int64_t>(p.a_elements(), 1))),
+          B(static_cast<size_t>(std::max<int64_t>(p.b_elements(), 1))),
+          X(static_cast<size_t>(std::max<int64_t>(p.x_elements(), 1))) {}
+    std::vector<float> A, B, X;
+};
+
+void check_refused(const Problem& p, const float* A, const float* B, float* X, const std::string& names) {
+    const LaunchRecorder recorder;
+    INFO("problem " << p.describe());
+    CHECK_THROWS_WITH_AS(tested().solve(A, B, X, p, nullptr), doctest::Contains(names.c_str()), InvalidProblem);
+    CHECK_FALSE(recorder.recorded());
+}
+
+}  // namespace
+
+TEST_SUITE("cpu") {
+    TEST_CASE("refuses input outside its limits, before any launch") {
+        const Step&   s = tested();
+        const int64_t max_n = s.limits.max_n, max_k = s.limits.max_k;
+        const Problem good = Problem::padded(std::min<int64_t>(max_n, 33), std::min<int64_t>(max_k, 5), 3, 2, 7);
+        HostBuffers   host(Problem::padded(max_n + 1, max_k + 1, 3, 2, 7));
+        float* const  A = host.A.data();
+        float* const  B = host.B.data();
+        float* const  X = host.X.data();
+
+        Problem p = good;
+        p.n       = 0;
+        check_refused(p, A, B, X, "1 <= n <= " + std::to_string(max_n));
+        p   = Problem::padded(max_n + 1, good.k, 3, 2, 7);
+        check_refused(p, A, B, X, "n = " + std::to_string(max_n + 1));
+        p   = good;
+        p.k = 0;
+        check_refused(p, A, B, X, "1 <= k <= " + std::to_string(max_k));
+        p = Problem::padded(good.n, max_k + 1, 3, 2, 7);
+        check_refused(p, A, B, X, "k = " + std::to_string(max_k + 1));
+        p      = good;
+        p.ne02 = -1;
+        check_refused(p, A, B, X, "batch counts must be >= 0");
+        p      = good;
+        p.ne02 = max_batch;
+        p.ne03 = 2;
+        check_refused(p, A, B, X, "matrices per launch");
+        p      = good;
+        p.nb12 = -good.nb12;
+        check_refused(p, A, B, X, "strides must be >= 0");
+        p      = good;
+        p.nb02 = good.n * good.n - 1;
+        check_refused(p, A, B, X, "A's batch strides");
+        p      = good;
+        p.nb13 = good.nb12;
+        check_refused(p, A, B, X, "B's batch strides");
+        p     = good;
+        p.nb2 = 0;
+        check_refused(p, A, B, X, "X's batch strides");
+        p     = good;
+        p.nb3 = int64_t{1} << 61;
+        check_refused(p, A, B, X, "overflows 64 bits");
+        check_refused(good, nullptr, B, X, "non-null");
+        check_refused(good, A, B, nullptr, "non-null");
+        check_refused(good, A, B, reinterpret_cast<float*>(A) + 1, "X overlaps A or B");
+    }
+
+    TEST_CASE("an empty batch is a valid no-op") {
+        const Step& s = tested();
+        for (const auto& [ne02, ne03] : {std::pair<int64_t, int64_t>{0, 3}, {4, 0}, {0, 0}}) {
+            const Problem        p = Problem::contiguous(std::min(s.limits.max_n, 17), 3, ne02, ne03);
+            const LaunchRecorder recorder;
+            CHECK_NOTHROW(s.solve(nullptr, nullptr, nullptr, p, nullptr));
+            CHECK_FALSE(recorder.recorded());
+        }
+    }
+
+    TEST_CASE("dispatch: every specialized shape launches its own kernel instance") {
+        const Step&           s = tested();
+        const Problem         generic = Problem::contiguous(std::min(s.limits.max_n, 7), std::min(s.limits.max_k, 3), 2, 2);
+        HostBuffers           host(Problem::contiguous(s.limits.max_n, s.limits.max_k, 2, 2));
+        std::set<const void*> kernels;
+        const auto            kernel_for = [&](const Problem& p) {
+            const LaunchRecorder recorder;
+            s.solve(host.A.data(), host.B.data(), host.X.data(), p, nullptr);
+            REQUIRE(recorder.recorded());
+            CHECK(recorder.record().grid.x * recorder.record().grid.y * recorder.record().grid.z >= 1);
+            return recorder.record().kernel;
+        };
+        const void* const runtime_kernel = kernel_for(generic);
+        for (int i = 0; i < s.specialized_count; ++i) {
+            const Shape shape = s.specialized[i];
+            INFO("specialized shape n = " << shape.n << ", k = " << shape.k);
+            const void* const kernel = kernel_for(Problem::contiguous(shape.n, shape.k, 2, 2));
+            CHECK(kernel != runtime_kernel);
+            CHECK(kernels.insert(kernel).second);
+        }
+    }
+}
+
+TEST_SUITE("gpu") {
+    TEST_CASE("every specialized instance, every input family, strided batches") {
+        const Step& s = tested();
+        Summary     summary;
+        for (int i = 0; i < s.specialized_count; ++i) {
+            const Shape   shape = s.specialized[i];
+            const Problem p     = Problem::padded(shape.n, shape.k, 3, 2, 5);
+            for (const Family family : all_families) {
+                check(s, p, family, derive_seed(test_seed(), 1, shape.n, shape.k, static_cast<uint64_t>(family)),
+                      summary);
+            }
+        }
+        summary.print("specialized instances");
+    }
+
+    TEST_CASE("the run-time instance at the edges of n and k, every input family") {
+        const Step& s = tested();
+        Summary     summary;
+        for (const int n : {1, 7, 31, 32, 33, 63, 64, 65, 96, 127, 128}) {
+            for (const int k : {1, 3, 6, 31, 32, 33, 63, 64, 65, 128}) {
+                if (!fits(s, n, k)) {
+                    continue;
+                }
+                const Problem p = Problem::padded(n, k, 2, 3, 3);
+                for (const Family family : all_families) {
+                    check(s, p, family, derive_seed(test_seed(), 2, n, k, static_cast<uint64_t>(family)), summary);
+                }
+            }
+        }
+        summary.print("run-time shapes");
+    }
+
+    TEST_CASE("batch layouts: contiguous, padded, ne03-major, one matrix") {
+        const Step& s = tested();
+        Summary     summary;
+        for (const Shape shape : {Shape{std::min(s.limits.max_n, 64), std::min(s.limits.max_k, 6)},
+                                  Shape{std::min(s.limits.max_n, 33), std::min(s.limits.max_k, 5)}}) {
+            const int64_t n = shape.n, k = shape.k;
+            Problem       ne03_major = Problem::contiguous(n, k, 4, 3);  // i03 steps by one matrix, i02 by ne03 of them
+            ne03_major.nb03 = n * n;
+            ne03_major.nb02 = 3 * n * n;
+            ne03_major.nb13 = ne03_major.nb3 = n * k;
+            ne03_major.nb12 = ne03_major.nb2 = 3 * n * k;
+            for (const Problem& p : {Problem::contiguous(n, k, 4, 3), Problem::padded(n, k, 5, 1, 17), ne03_major,
+                                     Problem::contiguous(n, k, 1, 1), Problem::padded(n, k, 1, 7, 1)}) {
+                for (const Family family : all_families) {
+                    check(s, p, family, derive_seed(test_seed(), 3, p.nb02, p.nb03, static_cast<uint64_t>(family)),
+                          summary);
+                }
+            }
+        }
+        summary.print("batch layouts");
+    }
+
+    TEST_CASE("against the previous step: same output where it must be, both correct") {
+        const StepUnderTest& t = step_under_test;
+        if (t.previous == nullptr) {
+            // The first step has no predecessor: it is checked against the reference only, above.
+            CHECK(t.output == Output::may_differ);
+            return;
+        }
+        Summary summary;
+        for (const Shape shape : {Shape{64, 6}, Shape{64, 32}, Shape{33, 5}, Shape{17, 1}}) {
+            if (!fits(*t.step, shape.n, shape.k) || !fits(*t.previous, shape.n, shape.k)) {
+                continue;
+            }
+            const Problem p = Problem::padded(shape.n, shape.k, 3, 2, 1);
+            for (const Family family : all_families) {
+                const uint64_t seed     = derive_seed(test_seed(), 4, shape.n, shape.k, static_cast<uint64_t>(family));
+                const Check    current  = check_step(*t.step, p, family, seed);
+                const Check    previous = check_step(*t.previous, p, family, seed);
+                INFO(p.describe() << ", family " << family_name(family) << ", run seed " << test_seed());
+                CHECK_MESSAGE(current.verdict.passed, t.step->name << ": " << current.verdict.failure);
+                CHECK_MESSAGE(previous.verdict.passed, t.previous->name << ": " << previous.verdict.failure);
+                if (t.output == Output::same_as_previous) {
+                    CHECK_MESSAGE(std::memcmp(current.X.data(), previous.X.data(), current.X.size() * sizeof(float)) == 0,
+                                  t.step->name << " must compute exactly what " << t.previous->name << " computes");
+                }
+                summary.add(family, current.verdict);
+            }
+        }
+        summary.print(t.output == Output::same_as_previous ? "bit-identical to the previous step"
+                                                           : "both steps correct");
+    }
+
+    TEST_CASE("a shape of your own: --n, --k, --ne2, --ne3 (else one drawn from the seed)") {
+        const Step&    s = tested();
+        const Options& o = test_options();
+        // Without a shape on the command line, draw one within the step's limits.
+        const uint64_t draw = derive_seed(test_seed(), 5);
+        const int64_t  n    = o.n.value_or(1 + static_cast<int64_t>(draw % s.limits.max_n));
+        const int64_t  k    = o.k.value_or(1 + static_cast<int64_t>((draw >> 16) % s.limits.max_k));
+        const int64_t  ne2  = o.ne2.value_or(1 + static_cast<int64_t>((draw >> 32) % 5));
+        const int64_t  ne3  = o.ne3.value_or(1 + static_cast<int64_t>((draw >> 48) % 5));
+        if (!fits(s, n, k)) {
+            FAIL(s.name << " cannot solve n = " << n << ", k = " << k << ": its limits are n <= " << s.limits.max_n
+                        << ", k <= " << s.limits.max_k);
+            return;
+        }
+        Summary       summary;
+        const Problem p = Problem::contiguous(n, k, ne2, ne3);
+        std::printf("  shape %s\n", p.describe().c_str());
+        for (const Family family : all_families) {
+            check(s, p, family, derive_seed(test_seed(), 6, static_cast<uint64_t>(family)), summary);
+        }
+        summary.print(o.has_shape() ? "your shape" : "drawn shape");
+    }
+
+    TEST_CASE("timing against the previous step (printed, never asserted)") {
+        const StepUnderTest& t = step_under_test;
+        const Options&       o = test_options();
+        std::vector<Problem> shapes = {Problem::contiguous(64, 6, 4, 2),    // the PR's shape
+                                       Problem::contiguous(64, 32, 4, 4)};  // upstream's perf shape today
+        if (o.has_shape()) {
+            shapes.push_back(Problem::contiguous(o.n.value_or(64), o.k.value_or(6), o.ne2.value_or(4), o.ne3.value_or(2)));
+        }
+        std::vector<const Step*> steps;
+        if (t.previous != nullptr) {
+            steps.push_back(t.previous);
+        }
+        steps.push_back(t.step);
+
+        std::vector<TimingRow> rows;
+        for (const Problem& p : shapes) {
+            std::vector<const Step*>               timed;
+            std::vector<DeviceProblem>             devices;
+            std::vector<std::function<void()>>     launches;
+            const Inputs inputs = make_inputs(Family::backend_ops, p, derive_seed(test_seed(), 7, p.n, p.k));
+            for (const Step* step : steps) {
+                if (!fits(*step, p.n, p.k)) {
+                    continue;
+                }
+                // Every configuration is checked before it is timed.
+                devices.emplace_back(p, inputs);
+                const std::vector<float> X = run_step(*step, p, devices.back());
+                const Verdict verdict = judge(p, Family::backend_ops, inputs, solve_reference(p, inputs), X);
+                INFO(step->name << " on " << p.describe());
+                REQUIRE_MESSAGE(verdict.passed, verdict.failure);
+                timed.push_back(step);
+            }
+            for (size_t i = 0; i < timed.size(); ++i) {
+                const DeviceProblem* const device = &devices[i];
+                const Step* const          step   = timed[i];
+                launches.push_back([=] { step->solve(device->A(), device->B(), device->X(), p, stream()); });
+            }
+            const std::vector<Timing> timings = time_back_to_back(launches);
+            for (size_t i = 0; i < timed.size(); ++i) {
+                TimingRow row{i == 0 ? p.describe() : "", timed[i]->name, timings[i],
+                              gib_per_second(p, timings[i].median_us), std::nullopt};
+                if (i > 0) {
+                    row.change_percent = change_percent(timings[i - 1].median_us, timings[i].median_us);
+                }
+                rows.push_back(row);
+            }
+        }
+        std::cout << "\ntiming: launches back to back, as test-backend-ops does (launch overhead included);\n"
+                  << "  us/run is the median of " << TimingConfig{}.samples
+                  << " samples, [min, max] of the samples; GB/s = bytes(A + B + X) / time, in GiB/s\n";
+        print_environment(std::cout);
+        print_timing_table(std::cout, rows);
+        CHECK(rows.size() >= shapes.size());
+    }
+}
+
+}  // namespace harness
