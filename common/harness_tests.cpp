@@ -93,6 +93,12 @@ TEST_CASE("validate accepts what a launcher can do and names the limit it refuse
                          doctest::Contains("X's batch strides"), InvalidProblem);
     CHECK_NOTHROW(validate(Problem::contiguous(8, 2, 0, 4), limits, nullptr, nullptr, nullptr));
     CHECK_THROWS_AS(validate(Problem::contiguous(8, 2, 1, 1), limits, a.data(), b.data(), b.data()), InvalidProblem);
+    const Limits vector_limits{64, 32, 16};  // a step that moves float4
+    CHECK_NOTHROW(validate(Problem::contiguous(8, 2, 2, 2), vector_limits, a.data(), b.data(), x.data()));
+    CHECK_THROWS_WITH_AS(validate(Problem::contiguous(8, 2, 2, 2), vector_limits, a.data() + 1, b.data(), x.data()),
+                         doctest::Contains("aligned to 16 bytes"), InvalidProblem);
+    CHECK_THROWS_WITH_AS(validate(Problem::padded(8, 2, 2, 2, 1), vector_limits, a.data(), b.data(), x.data()),
+                         doctest::Contains("multiples of 4 elements"), InvalidProblem);
 }
 
 TEST_CASE("input families have the structure they promise") {

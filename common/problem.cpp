@@ -9,18 +9,22 @@ Problem Problem::contiguous(const int64_t n, const int64_t k, const int64_t ne02
     return padded(n, k, ne02, ne03, 0);
 }
 
-Problem Problem::padded(const int64_t n, const int64_t k, const int64_t ne02, const int64_t ne03, const int64_t pad) {
+Problem Problem::padded(const int64_t n, const int64_t k, const int64_t ne02, const int64_t ne03, const int64_t pad,
+                        const int64_t stride_multiple) {
+    const auto round_up = [stride_multiple](const int64_t x) {
+        return (x + stride_multiple - 1) / stride_multiple * stride_multiple;
+    };
     Problem p;
     p.n    = n;
     p.k    = k;
     p.ne02 = ne02;
     p.ne03 = ne03;
-    p.nb02 = n * n + pad;
-    p.nb03 = ne02 * p.nb02 + pad;
-    p.nb12 = n * k + pad;
-    p.nb13 = ne02 * p.nb12 + pad;
-    p.nb2  = n * k + pad;
-    p.nb3  = ne02 * p.nb2 + pad;
+    p.nb02 = round_up(n * n + pad);
+    p.nb03 = round_up(ne02 * p.nb02 + pad);
+    p.nb12 = round_up(n * k + pad);
+    p.nb13 = round_up(ne02 * p.nb12 + pad);
+    p.nb2  = p.nb12;
+    p.nb3  = p.nb13;
     return p;
 }
 
@@ -119,6 +123,19 @@ void validate(const Problem& p, const Limits& limits, const float* A, const floa
     }
     if (A == nullptr || B == nullptr || X == nullptr) {
         refuse("A, B and X must be non-null when the batch is not empty");
+    }
+    const auto aligned = [&limits](const void* pointer) {
+        return reinterpret_cast<uintptr_t>(pointer) % static_cast<uintptr_t>(limits.alignment_bytes) == 0;
+    };
+    if (!aligned(A) || !aligned(B) || !aligned(X)) {
+        refuse("A, B and X must be aligned to " + std::to_string(limits.alignment_bytes) + " bytes");
+    }
+    const int64_t stride_unit = limits.alignment_bytes / static_cast<int64_t>(sizeof(float));
+    for (const int64_t stride : {p.nb02, p.nb03, p.nb12, p.nb13, p.nb2, p.nb3}) {
+        if (stride % stride_unit != 0) {
+            refuse("batch strides must be multiples of " + std::to_string(stride_unit) + " elements (" +
+                   std::to_string(limits.alignment_bytes) + " bytes), got " + std::to_string(stride));
+        }
     }
     const auto overlaps = [](const float* p0, const int64_t n0, const float* p1, const int64_t n1) {
         return p0 < p1 + n1 && p1 < p0 + n0;

@@ -28,8 +28,10 @@ struct Problem {
     // Densely packed batches, as ggml allocates them.
     static Problem contiguous(int64_t n, int64_t k, int64_t ne02, int64_t ne03);
     // Batches with a gap of pad elements after each matrix and after each ne02
-    // group, so that a kernel that ignores the strides reads or writes the gaps.
-    static Problem padded(int64_t n, int64_t k, int64_t ne02, int64_t ne03, int64_t pad);
+    // group, so that a kernel that ignores the strides reads or writes the
+    // gaps; every stride rounded up to a multiple of stride_multiple elements.
+    static Problem padded(int64_t n, int64_t k, int64_t ne02, int64_t ne03, int64_t pad,
+                          int64_t stride_multiple = 1);
 
     int64_t batch() const { return ne02 * ne03; }
     // Elements a buffer must hold for A, B and X (the last matrix's end).
@@ -50,6 +52,9 @@ struct Shape {
 struct Limits {
     int max_n;
     int max_k;
+    // Bytes to which A, B and X and every batch stride must be aligned: 4 (a
+    // float) for scalar loads, 16 for a step that moves matrices as float4.
+    int alignment_bytes = static_cast<int>(sizeof(float));
 };
 
 // Refused input: the message names the limit that was broken.
@@ -62,7 +67,8 @@ public:
 // pointers and strides are usable: 1 <= n <= max_n, 1 <= k <= max_k, batch
 // counts >= 0 with at most max_batch matrices, non-negative strides under
 // which no two batch matrices of one tensor overlap, non-null pointers when
-// there is work, and an output that overlaps neither input.
+// there is work, pointers and batch strides aligned to limits.alignment_bytes,
+// and an output that overlaps neither input.
 void validate(const Problem& problem, const Limits& limits, const float* A, const float* B, const float* X);
 
 // The most matrices one launch accepts: one block per matrix, and the grid's

@@ -26,6 +26,13 @@ const bool registered_gpu_tests = declare_gpu_tests();
 
 const Step& tested() { return *step_under_test.step; }
 
+// A batch layout this step accepts: gaps of `pad` elements, strides rounded
+// up to the step's alignment.
+Problem layout(const Step& step, const int64_t n, const int64_t k, const int64_t ne02, const int64_t ne03,
+               const int64_t pad) {
+    return Problem::padded(n, k, ne02, ne03, pad, step.limits.alignment_bytes / static_cast<int64_t>(sizeof(float)));
+}
+
 bool fits(const Step& step, const int64_t n, const int64_t k) {
     return n >= 1 && k >= 1 && n <= step.limits.max_n && k <= step.limits.max_k;
 }
@@ -85,8 +92,8 @@ TEST_SUITE("cpu") {
     TEST_CASE("refuses input outside its limits, before any launch") {
         const Step&   s = tested();
         const int64_t max_n = s.limits.max_n, max_k = s.limits.max_k;
-        const Problem good = Problem::padded(std::min<int64_t>(max_n, 33), std::min<int64_t>(max_k, 5), 3, 2, 7);
-        HostBuffers   host(Problem::padded(max_n + 1, max_k + 1, 3, 2, 7));
+        const Problem good  = layout(s, std::min<int64_t>(max_n, 33), std::min<int64_t>(max_k, 5), 3, 2, 7);
+        HostBuffers   host(layout(s, max_n + 1, max_k + 1, 3, 2, 7));
         float* const  A = host.A.data();
         float* const  B = host.B.data();
         float* const  X = host.X.data();
@@ -94,12 +101,12 @@ TEST_SUITE("cpu") {
         Problem p = good;
         p.n       = 0;
         check_refused(p, A, B, X, "1 <= n <= " + std::to_string(max_n));
-        p   = Problem::padded(max_n + 1, good.k, 3, 2, 7);
+        p   = layout(s, max_n + 1, good.k, 3, 2, 7);
         check_refused(p, A, B, X, "n = " + std::to_string(max_n + 1));
         p   = good;
         p.k = 0;
         check_refused(p, A, B, X, "1 <= k <= " + std::to_string(max_k));
-        p = Problem::padded(good.n, max_k + 1, 3, 2, 7);
+        p = layout(s, good.n, max_k + 1, 3, 2, 7);
         check_refused(p, A, B, X, "k = " + std::to_string(max_k + 1));
         p      = good;
         p.ne02 = -1;
@@ -126,6 +133,13 @@ TEST_SUITE("cpu") {
         check_refused(good, nullptr, B, X, "non-null");
         check_refused(good, A, B, nullptr, "non-null");
         check_refused(good, A, B, reinterpret_cast<float*>(A) + 1, "X overlaps A or B");
+        if (s.limits.alignment_bytes > static_cast<int>(sizeof(float))) {
+            check_refused(good, A + 1, B, X, "aligned to " + std::to_string(s.limits.alignment_bytes) + " bytes");
+            p      = good;
+            p.nb12 = good.nb12 + 1;
+            p.nb13 = good.nb13 + good.nb12 * 2;
+            check_refused(p, A, B, X, "batch strides must be multiples of");
+        }
     }
 
     TEST_CASE("an empty batch is a valid no-op") {
@@ -140,8 +154,8 @@ TEST_SUITE("cpu") {
 
     TEST_CASE("dispatch: every specialized shape launches its own kernel instance") {
         const Step&           s = tested();
-        const Problem         generic = Problem::contiguous(std::min(s.limits.max_n, 7), std::min(s.limits.max_k, 3), 2, 2);
-        HostBuffers           host(Problem::contiguous(s.limits.max_n, s.limits.max_k, 2, 2));
+        const Problem         generic = layout(s, std::min(s.limits.max_n, 7), std::min(s.limits.max_k, 3), 2, 2, 0);
+        HostBuffers           host(layout(s, s.limits.max_n, s.limits.max_k, 2, 2, 0));
         std::set<const void*> kernels;
         const auto            kernel_for = [&](const Problem& p) {
             const LaunchRecorder recorder;
@@ -154,7 +168,7 @@ TEST_SUITE("cpu") {
         for (int i = 0; i < s.specialized_count; ++i) {
             const Shape shape = s.specialized[i];
             INFO("specialized shape n = " << shape.n << ", k = " << shape.k);
-            const void* const kernel = kernel_for(Problem::contiguous(shape.n, shape.k, 2, 2));
+            const void* const kernel = kernel_for(layout(s, shape.n, shape.k, 2, 2, 0));
             CHECK(kernel != runtime_kernel);
             CHECK(kernels.insert(kernel).second);
         }
@@ -167,7 +181,7 @@ TEST_SUITE("gpu") {
         Summary     summary;
         for (int i = 0; i < s.specialized_count; ++i) {
             const Shape   shape = s.specialized[i];
-            const Problem p     = Problem::padded(shape.n, shape.k, 3, 2, 5);
+            const Problem p     = layout(s, shape.n, shape.k, 3, 2, 5);
             for (const Family family : all_families) {
                 check(s, p, family, derive_seed(test_seed(), 1, shape.n, shape.k, static_cast<uint64_t>(family)),
                       summary);
@@ -184,7 +198,7 @@ TEST_SUITE("gpu") {
                 if (!fits(s, n, k)) {
                     continue;
                 }
-                const Problem p = Problem::padded(n, k, 2, 3, 3);
+                const Problem p = layout(s, n, k, 2, 3, 3);
                 for (const Family family : all_families) {
                     check(s, p, family, derive_seed(test_seed(), 2, n, k, static_cast<uint64_t>(family)), summary);
                 }
@@ -199,13 +213,15 @@ TEST_SUITE("gpu") {
         for (const Shape shape : {Shape{std::min(s.limits.max_n, 64), std::min(s.limits.max_k, 6)},
                                   Shape{std::min(s.limits.max_n, 33), std::min(s.limits.max_k, 5)}}) {
             const int64_t n = shape.n, k = shape.k;
-            Problem       ne03_major = Problem::contiguous(n, k, 4, 3);  // i03 steps by one matrix, i02 by ne03 of them
-            ne03_major.nb03 = n * n;
-            ne03_major.nb02 = 3 * n * n;
-            ne03_major.nb13 = ne03_major.nb3 = n * k;
-            ne03_major.nb12 = ne03_major.nb2 = 3 * n * k;
-            for (const Problem& p : {Problem::contiguous(n, k, 4, 3), Problem::padded(n, k, 5, 1, 17), ne03_major,
-                                     Problem::contiguous(n, k, 1, 1), Problem::padded(n, k, 1, 7, 1)}) {
+            // i03 steps by one matrix, i02 by ne03 = 3 of them: the batch order transposed.
+            const Problem single     = layout(s, n, k, 1, 1, 0);
+            Problem       ne03_major = layout(s, n, k, 4, 3, 0);
+            ne03_major.nb03          = single.nb02;
+            ne03_major.nb02          = 3 * single.nb02;
+            ne03_major.nb13 = ne03_major.nb3 = single.nb12;
+            ne03_major.nb12 = ne03_major.nb2 = 3 * single.nb12;
+            for (const Problem& p : {layout(s, n, k, 4, 3, 0), layout(s, n, k, 5, 1, 17), ne03_major, single,
+                                     layout(s, n, k, 1, 7, 1)}) {
                 for (const Family family : all_families) {
                     check(s, p, family, derive_seed(test_seed(), 3, p.nb02, p.nb03, static_cast<uint64_t>(family)),
                           summary);
@@ -227,7 +243,10 @@ TEST_SUITE("gpu") {
             if (!fits(*t.step, shape.n, shape.k) || !fits(*t.previous, shape.n, shape.k)) {
                 continue;
             }
-            const Problem p = Problem::padded(shape.n, shape.k, 3, 2, 1);
+            // Strides both steps accept: aligned for the stricter of the two.
+            const Step&   stricter = t.step->limits.alignment_bytes >= t.previous->limits.alignment_bytes ? *t.step
+                                                                                                         : *t.previous;
+            const Problem p = layout(stricter, shape.n, shape.k, 3, 2, 1);
             for (const Family family : all_families) {
                 const uint64_t seed     = derive_seed(test_seed(), 4, shape.n, shape.k, static_cast<uint64_t>(family));
                 const Check    current  = check_step(*t.step, p, family, seed);
@@ -261,7 +280,7 @@ TEST_SUITE("gpu") {
             return;
         }
         Summary       summary;
-        const Problem p = Problem::contiguous(n, k, ne2, ne3);
+        const Problem p = layout(s, n, k, ne2, ne3, 0);
         std::printf("  shape %s\n", p.describe().c_str());
         for (const Family family : all_families) {
             check(s, p, family, derive_seed(test_seed(), 6, static_cast<uint64_t>(family)), summary);
@@ -275,7 +294,7 @@ TEST_SUITE("gpu") {
         std::vector<Problem> shapes = {Problem::contiguous(64, 6, 4, 2),    // the PR's shape
                                        Problem::contiguous(64, 32, 4, 4)};  // upstream's perf shape today
         if (o.has_shape()) {
-            shapes.push_back(Problem::contiguous(o.n.value_or(64), o.k.value_or(6), o.ne2.value_or(4), o.ne3.value_or(2)));
+            shapes.push_back(layout(*t.step, o.n.value_or(64), o.k.value_or(6), o.ne2.value_or(4), o.ne3.value_or(2), 0));
         }
         std::vector<const Step*> steps;
         if (t.previous != nullptr) {
