@@ -30,6 +30,31 @@ private:
     DeviceBuffer<float> A_, B_, X_storage_;
 };
 
+// Copies of one problem's inputs on the device, with an output buffer for
+// each, for timing: a launch that cycles through the copies reads inputs the
+// previous launches did not leave in the L2, as long as all the copies
+// together are several times larger than the L2. Every copy starts on a
+// 256-byte boundary, so any step's alignment limit holds for each.
+class RotatingBuffers {
+public:
+    RotatingBuffers(const Problem& problem, const Inputs& inputs, int sets);
+    int          sets() const { return sets_; }
+    const float* A(int set) const { return A_.data() + set * a_stride_; }
+    const float* B(int set) const { return B_.data() + set * b_stride_; }
+    float*       X(int set) const { return X_.data() + set * x_stride_; }
+    // Bytes of A, B and X over all sets.
+    double bytes() const;
+
+    // Sets needed for a problem's inputs to span `multiple_of_l2` times the
+    // L2 (at least one set, at most max_sets).
+    static int sets_for(const Problem& problem, int64_t l2_bytes, double multiple_of_l2, int max_sets);
+
+private:
+    int64_t             a_stride_, b_stride_, x_stride_;  // elements from one set to the next
+    int                 sets_;
+    DeviceBuffer<float> A_, B_, X_;
+};
+
 // Poisons the output, solves with the step, synchronizes and returns X.
 std::vector<float> run_step(const Step& step, const Problem& problem, const DeviceProblem& device);
 

@@ -11,6 +11,7 @@ namespace {
 
 constexpr int64_t max_dimension   = 4096;
 constexpr int64_t max_cli_batch   = int64_t{1} << 20;
+constexpr int64_t max_sweep_cases = 100000;
 
 uint64_t parse_unsigned(const std::string& name, const std::string& text) {
     if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
@@ -43,6 +44,7 @@ const char* options_usage() {
            "  --k K       right-hand-side columns of B and X (1..4096; each step has its own limit)\n"
            "  --ne2 N     batch, inner dimension (1..1048576)\n"
            "  --ne3 N     batch, outer dimension (1..1048576; ne2 * ne3 <= 1048576)\n"
+           "  --sweep N   cases of the randomized sweep (1..100000; default 24)\n"
            "  --seed S    seed of the random inputs (default: fresh each run, printed)\n";
 }
 
@@ -55,7 +57,7 @@ ParsedCommandLine parse_command_line(const int argc, char** argv) {
         const std::string arg = argv[i];
         std::string name, value;
         bool        ours = false;
-        for (const char* option : {"n", "k", "ne2", "ne3", "seed"}) {
+        for (const char* option : {"n", "k", "ne2", "ne3", "sweep", "seed"}) {
             const std::string flag = std::string("--") + option;
             if (arg == flag) {
                 if (i + 1 >= argc) {
@@ -84,6 +86,8 @@ ParsedCommandLine parse_command_line(const int argc, char** argv) {
             o.n = parse_bounded(name, value, 1, max_dimension);
         } else if (name == "k") {
             o.k = parse_bounded(name, value, 1, max_dimension);
+        } else if (name == "sweep") {
+            o.sweep = parse_bounded(name, value, 1, max_sweep_cases);
         } else if (name == "ne2") {
             o.ne2 = parse_bounded(name, value, 1, max_cli_batch);
         } else {

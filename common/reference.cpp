@@ -96,7 +96,7 @@ std::string where(const Problem& p, const int64_t m, const int64_t r, const int6
 }  // namespace
 
 Verdict judge(const Problem& p, const Family family, const Inputs& in, const Reference& ref,
-              const std::vector<float>& X) {
+              const std::vector<float>& X, const std::vector<char>* const expect_non_finite) {
     const int64_t n = p.n, k = p.k;
     Verdict       v;
     const auto    fail = [&v](const std::string& why) {
@@ -128,6 +128,13 @@ Verdict judge(const Problem& p, const Family family, const Inputs& in, const Ref
                 const double  err = std::fabs(x - x0);
                 covered[i]        = 1;
                 ++v.elements;
+                if (expect_non_finite != nullptr && (*expect_non_finite)[(m * n + r) * k + c]) {
+                    if (std::isfinite(x)) {
+                        fail("finite value " + std::to_string(x) + " at " + where(p, m, r, c) +
+                             ", where a non-finite input must have propagated");
+                    }
+                    continue;
+                }
                 if (!std::isfinite(x)) {
                     fail("not finite (unwritten, or NaN/Inf) at " + where(p, m, r, c) + ": " + std::to_string(x));
                     continue;

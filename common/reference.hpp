@@ -51,8 +51,12 @@ struct Verdict {
 //   a factor 2 for bounding with x instead of x̂;
 // - family backend_ops: NMSE <= 1e-7, test-backend-ops' own threshold;
 // - family exact: every element equal to the exact solution, bit for bit.
+//
+// `expect_non_finite`, when given (dense layout, as Reference), marks the
+// elements that must come out NaN or Inf instead: the rows a zero diagonal, a
+// NaN or an Inf in the input poisons. Every other element follows the rules.
 Verdict judge(const Problem& problem, Family family, const Inputs& inputs, const Reference& reference,
-              const std::vector<float>& X);
+              const std::vector<float>& X, const std::vector<char>* expect_non_finite = nullptr);
 
 constexpr double backend_ops_max_nmse = 1e-7;
 

@@ -2,6 +2,7 @@
 
 #include "gpu.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace harness {
@@ -19,19 +20,66 @@ double change_percent(const double old_value, const double new_value) {
 }
 
 void print_timing_table(std::ostream& out, const std::vector<TimingRow>& rows) {
-    char line[256];
-    std::snprintf(line, sizeof(line), "  %-28s %-24s %9s  %-19s %8s %9s\n", "shape", "step", "us/run", "[min, max]",
-                  "GB/s", "change");
-    out << line;
+    const auto any = [&rows](const auto& has) { return std::any_of(rows.begin(), rows.end(), has); };
+    const bool with_shape   = any([](const TimingRow& r) { return !r.shape.empty(); });
+    const bool with_speedup = any([](const TimingRow& r) { return r.speedup.has_value(); });
+    const bool with_copy    = any([](const TimingRow& r) { return r.percent_of_copy.has_value(); });
+    size_t     step_width   = 24;
     for (const TimingRow& row : rows) {
+        step_width = std::max(step_width, row.step.size());
+    }
+    const int step_w = static_cast<int>(step_width);
+
+    char line[512];
+    const auto print_start = [&](const char* shape, const char* step) {
+        if (with_shape) {
+            std::snprintf(line, sizeof(line), "  %-28s %-*s", shape, step_w, step);
+        } else {
+            std::snprintf(line, sizeof(line), "  %-*s", step_w, step);
+        }
+        out << line;
+    };
+    print_start("shape", "step");
+    std::snprintf(line, sizeof(line), " %9s  %-19s %8s %9s", "us/run", "[min, max]", "GB/s", "change");
+    out << line;
+    if (with_speedup) {
+        out << "  speed-up";
+    }
+    if (with_copy) {
+        out << "  % of copy";
+    }
+    out << "\n";
+    for (const TimingRow& row : rows) {
+        print_start(row.shape.c_str(), row.step.c_str());
+        if (!row.unmeasured.empty()) {
+            out << " " << row.unmeasured << "\n";
+            continue;
+        }
         char range[64], change[32] = "";
         std::snprintf(range, sizeof(range), "[%.2f, %.2f]", row.timing.min_us, row.timing.max_us);
         if (row.change_percent) {
             std::snprintf(change, sizeof(change), "%+.1f %%", *row.change_percent);
         }
-        std::snprintf(line, sizeof(line), "  %-28s %-24s %9.2f  %-19s %8.2f %9s\n", row.shape.c_str(),
-                      row.step.c_str(), row.timing.median_us, range, row.gib_per_s, change);
+        std::snprintf(line, sizeof(line), " %9.2f  %-19s %8.2f %9s", row.timing.median_us, range, row.gib_per_s,
+                      change);
         out << line;
+        if (with_speedup) {
+            char speedup[32] = "";
+            if (row.speedup) {
+                std::snprintf(speedup, sizeof(speedup), "%.2fx", *row.speedup);
+            }
+            std::snprintf(line, sizeof(line), "  %8s", speedup);
+            out << line;
+        }
+        if (with_copy) {
+            char copy[32] = "";
+            if (row.percent_of_copy) {
+                std::snprintf(copy, sizeof(copy), "%.1f %%", *row.percent_of_copy);
+            }
+            std::snprintf(line, sizeof(line), "  %9s", copy);
+            out << line;
+        }
+        out << "\n";
     }
 }
 

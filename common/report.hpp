@@ -19,9 +19,14 @@ struct TimingRow {
     std::string           step;
     Timing                timing;
     double                gib_per_s = 0.0;
-    std::optional<double> change_percent;  // against the row above
+    std::optional<double> change_percent;   // against the row above
+    std::optional<double> speedup;          // time of the table's first step over this row's time
+    std::optional<double> percent_of_copy;  // this row's bytes per second over the device's copy bandwidth
+    std::string           unmeasured;       // when not empty, printed instead of the figures ("n/a: ...")
 };
 
+// A column is printed when any row has a value for it: the shape when any
+// row names one, the speed-up and % of copy bandwidth when any row has them.
 void print_timing_table(std::ostream& out, const std::vector<TimingRow>& rows);
 
 // (new - old) / old, in percent.

@@ -13,18 +13,36 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <iterator>
+#include <limits>
 #include <set>
 #include <sstream>
 
 namespace harness {
 namespace {
 
-const bool registered_gpu_tests = declare_gpu_tests();
-
 const Step& tested() { return *step_under_test.step; }
+
+// A shape on the command line must be one this step can solve: refused
+// before any test runs, with the step's limit in the message.
+void check_shape_options(const Options& o) {
+    const Step& s = tested();
+    if (o.n && *o.n > s.limits.max_n) {
+        throw UsageError("--n " + std::to_string(*o.n) + " exceeds " + s.name + "'s limit n <= " +
+                         std::to_string(s.limits.max_n));
+    }
+    if (o.k && *o.k > s.limits.max_k) {
+        throw UsageError("--k " + std::to_string(*o.k) + " exceeds " + s.name + "'s limit k <= " +
+                         std::to_string(s.limits.max_k));
+    }
+}
+
+const bool registered_gpu_tests     = declare_gpu_tests();
+const bool registered_options_check = declare_options_check(check_shape_options);
 
 // A batch layout this step accepts: gaps of `pad` elements, strides rounded
 // up to the step's alignment.
@@ -265,6 +283,84 @@ TEST_SUITE("gpu") {
                                                            : "both steps correct");
     }
 
+    TEST_CASE("non-finite input propagates, as IEEE arithmetic does, and nothing else changes") {
+        // What every step's chapter states: no guard against a zero diagonal
+        // (upstream dropped it), so from the row it poisons on, every affected
+        // element is NaN or Inf, and every other element is exact as usual.
+        const Step& s = tested();
+        Summary     summary;
+        for (const Shape shape : {Shape{std::min(s.limits.max_n, 64), std::min(s.limits.max_k, 6)},
+                                  Shape{std::min(s.limits.max_n, 33), std::min(s.limits.max_k, 5)}}) {
+            const int64_t n = shape.n, k = shape.k;
+            const Problem p = layout(s, n, k, 3, 1, 3);
+            Inputs in = make_inputs(Family::well_conditioned, p, derive_seed(test_seed(), 8, n, k));
+            std::vector<char> expect_non_finite(static_cast<size_t>(p.batch() * n * k), 0);
+            const auto poison_rows = [&](const int64_t m, const int64_t from_row, const int64_t column) {
+                for (int64_t r = from_row; r < n; ++r) {
+                    for (int64_t c = 0; c < k; ++c) {
+                        if (column < 0 || c == column) {
+                            expect_non_finite[static_cast<size_t>((m * n + r) * k + c)] = 1;
+                        }
+                    }
+                }
+            };
+            const int64_t zero_row = n / 2, nan_row = (2 * n) / 3, inf_row = n / 3;
+            in.A[static_cast<size_t>(1 * p.nb02 + zero_row * n + zero_row)] = 0.0f;  // matrix 1: a zero diagonal
+            poison_rows(1, zero_row, -1);
+            if (nan_row > 0) {  // matrix 0: NaN below the diagonal
+                in.A[static_cast<size_t>(nan_row * n + nan_row - 1)] = std::numeric_limits<float>::quiet_NaN();
+                poison_rows(0, nan_row, -1);
+            }
+            in.B[static_cast<size_t>(2 * p.nb12 + inf_row * k + (k - 1))] = INFINITY;  // matrix 2: Inf in one column of B
+            poison_rows(2, inf_row, k - 1);
+
+            const DeviceProblem      device(p, in);
+            const std::vector<float> X = run_step(s, p, device);
+            const Verdict verdict = judge(p, Family::well_conditioned, in, solve_reference(p, in), X, &expect_non_finite);
+            INFO(s.name << " on " << p.describe() << ", run seed " << test_seed());
+            CHECK_MESSAGE(verdict.passed, verdict.failure);
+            if (verdict.passed) {
+                summary.add(Family::well_conditioned, verdict);
+            }
+        }
+        summary.print("zero diagonal, NaN in A, Inf in B");
+    }
+
+    TEST_CASE("randomized sweep: random n, k, batch, padding and family (--sweep N cases)") {
+        const Step&   s     = tested();
+        const int64_t cases = test_options().sweep.value_or(24);
+        Summary       summary;
+        for (int64_t i = 0; i < cases; ++i) {
+            const uint64_t draw   = derive_seed(test_seed(), 9, static_cast<uint64_t>(i));
+            const int64_t  n      = 1 + static_cast<int64_t>(draw % s.limits.max_n);
+            const int64_t  k      = 1 + static_cast<int64_t>((draw >> 8) % s.limits.max_k);
+            const int64_t  ne02   = 1 + static_cast<int64_t>((draw >> 16) % 4);
+            const int64_t  ne03   = 1 + static_cast<int64_t>((draw >> 20) % 3);
+            const int64_t  pad    = static_cast<int64_t>((draw >> 24) % 41);
+            const Family   family = all_families[(draw >> 32) % std::size(all_families)];
+            INFO("sweep case " << i << " of " << cases);
+            check(s, layout(s, n, k, ne02, ne03, pad), family, draw, summary);
+        }
+        summary.print("randomized sweep");
+    }
+
+    TEST_CASE("sanitizer shapes: n not a multiple of 32, k not a power of two") {
+        // Few, small launches: compute-sanitizer runs this case under each of its tools.
+        const Step& s = tested();
+        Summary     summary;
+        for (const Shape shape : {Shape{33, 3}, Shape{63, 6}, Shape{64, 6}, Shape{17, 5}, Shape{64, 64}, Shape{47, 37}}) {
+            if (!fits(s, shape.n, shape.k)) {
+                continue;
+            }
+            const Problem p = layout(s, shape.n, shape.k, 2, 2, 3);
+            for (const Family family : {Family::well_conditioned, Family::exact}) {
+                check(s, p, family, derive_seed(test_seed(), 10, shape.n, shape.k, static_cast<uint64_t>(family)),
+                      summary);
+            }
+        }
+        summary.print("sanitizer shapes");
+    }
+
     TEST_CASE("a shape of your own: --n, --k, --ne2, --ne3 (else one drawn from the seed)") {
         const Step&    s = tested();
         const Options& o = test_options();
@@ -274,11 +370,7 @@ TEST_SUITE("gpu") {
         const int64_t  k    = o.k.value_or(1 + static_cast<int64_t>((draw >> 16) % s.limits.max_k));
         const int64_t  ne2  = o.ne2.value_or(1 + static_cast<int64_t>((draw >> 32) % 5));
         const int64_t  ne3  = o.ne3.value_or(1 + static_cast<int64_t>((draw >> 48) % 5));
-        if (!fits(s, n, k)) {
-            FAIL(s.name << " cannot solve n = " << n << ", k = " << k << ": its limits are n <= " << s.limits.max_n
-                        << ", k <= " << s.limits.max_k);
-            return;
-        }
+        REQUIRE(fits(s, n, k));  // the main refused a shape beyond the step's limits already
         Summary       summary;
         const Problem p = layout(s, n, k, ne2, ne3, 0);
         std::printf("  shape %s\n", p.describe().c_str());

@@ -15,12 +15,17 @@ namespace {
 Options  options_of_run;
 uint64_t seed_of_run      = 0;
 bool     binary_has_gpu_tests = false;
+OptionsCheck options_check    = nullptr;
 }  // namespace
 
 const Options& test_options() { return options_of_run; }
 uint64_t       test_seed() { return seed_of_run; }
 bool           declare_gpu_tests() { return binary_has_gpu_tests = true; }
 bool           has_gpu_tests() { return binary_has_gpu_tests; }
+bool           declare_options_check(const OptionsCheck check) {
+    options_check = check;
+    return true;
+}
 
 }  // namespace harness
 
@@ -28,6 +33,9 @@ int main(int argc, char** argv) {
     harness::ParsedCommandLine command_line;
     try {
         command_line = harness::parse_command_line(argc, argv);
+        if (harness::options_check != nullptr) {
+            harness::options_check(command_line.options);
+        }
     } catch (const harness::UsageError& error) {
         std::cerr << argv[0] << ": " << error.what() << "\noptions:\n"
                   << harness::options_usage() << "and doctest's own (--help).\n";

@@ -16,4 +16,10 @@ uint64_t       test_seed();
 bool declare_gpu_tests();
 bool has_gpu_tests();
 
+// A binary may check the command line's options further (a step test checks
+// a shape against the step's limits): the check throws UsageError, and the
+// main refuses the run with its message before any test runs.
+using OptionsCheck = void (*)(const Options& options);
+bool declare_options_check(OptionsCheck check);
+
 }  // namespace harness
