@@ -326,6 +326,14 @@ TEST_SUITE("gpu") {
         summary.print("zero diagonal, NaN in A, Inf in B");
     }
 
+    TEST_CASE("a batch of 2^20 matrices: the grid holds one block per matrix") {
+        const Step&   s = tested();
+        const Problem p = layout(s, 2, 1, 1024, 1024, 0);
+        Summary       summary;
+        check(s, p, Family::well_conditioned, derive_seed(test_seed(), 11), summary);
+        summary.print("2^20 matrices");
+    }
+
     TEST_CASE("randomized sweep: random n, k, batch, padding and family (--sweep N cases)") {
         const Step&   s     = tested();
         const int64_t cases = test_options().sweep.value_or(24);
