@@ -75,7 +75,7 @@ TEST_CASE("problem layouts: extents, bytes, description") {
 
 TEST_CASE("validate accepts what a launcher can do and names the limit it refuses") {
     const Limits       limits{64, 32};
-    std::vector<float> a(1 << 16), b(1 << 16), x(1 << 16);
+    const std::vector<float> a(1 << 16), b(1 << 16), x(1 << 16);
     CHECK_NOTHROW(validate(Problem::padded(64, 32, 2, 3, 1), limits, a.data(), b.data(), x.data()));
     Problem transposed = Problem::contiguous(8, 2, 3, 4);  // i03 steps by a matrix, i02 by four
     transposed.nb03    = 64;
