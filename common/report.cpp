@@ -20,13 +20,21 @@ double change_percent(const double old_value, const double new_value) {
 }
 
 void print_timing_table(std::ostream& out, const std::vector<TimingRow>& rows) {
-    const auto any = [&rows](const auto& has) { return std::any_of(rows.begin(), rows.end(), has); };
-    const bool with_shape   = any([](const TimingRow& r) { return !r.shape.empty(); });
-    const bool with_speedup = any([](const TimingRow& r) { return r.speedup.has_value(); });
-    const bool with_copy    = any([](const TimingRow& r) { return r.percent_of_copy.has_value(); });
-    size_t     step_width   = 24;
+    std::vector<ReportTableRow> plain;
     for (const TimingRow& row : rows) {
-        step_width = std::max(step_width, row.step.size());
+        plain.push_back({row, std::nullopt, std::nullopt, std::string(), false});
+    }
+    print_timing_table(out, plain);
+}
+
+void print_timing_table(std::ostream& out, const std::vector<ReportTableRow>& rows) {
+    const auto any = [&rows](const auto& has) { return std::any_of(rows.begin(), rows.end(), has); };
+    const bool with_shape   = any([](const ReportTableRow& r) { return !r.figures.shape.empty(); });
+    const bool with_speedup = any([](const ReportTableRow& r) { return r.speedup.has_value(); });
+    const bool with_copy    = any([](const ReportTableRow& r) { return r.percent_of_copy.has_value(); });
+    size_t     step_width   = 24;
+    for (const ReportTableRow& row : rows) {
+        step_width = std::max(step_width, row.figures.step.size());
     }
     const int step_w = static_cast<int>(step_width);
 
@@ -49,19 +57,23 @@ void print_timing_table(std::ostream& out, const std::vector<TimingRow>& rows) {
         out << "  % of copy";
     }
     out << "\n";
-    for (const TimingRow& row : rows) {
-        print_start(row.shape.c_str(), row.step.c_str());
+    for (const ReportTableRow& row : rows) {
+        const TimingRow& f = row.figures;
+        print_start(f.shape.c_str(), f.step.c_str());
         if (!row.unmeasured.empty()) {
             out << " " << row.unmeasured << "\n";
             continue;
         }
         char range[64], change[32] = "";
-        std::snprintf(range, sizeof(range), "[%.2f, %.2f]", row.timing.min_us, row.timing.max_us);
-        if (row.change_percent) {
-            std::snprintf(change, sizeof(change), "%+.1f %%", *row.change_percent);
+        std::snprintf(range, sizeof(range), "[%.2f, %.2f]", f.timing.min_us, f.timing.max_us);
+        if (f.change_percent) {
+            std::snprintf(change, sizeof(change), "%+.1f %%", *f.change_percent);
         }
-        std::snprintf(line, sizeof(line), " %9.2f  %-19s %8.2f %9s", row.timing.median_us, range, row.gib_per_s,
-                      change);
+        char throughput[32] = "";
+        if (!row.moves_no_bytes) {
+            std::snprintf(throughput, sizeof(throughput), "%.2f", f.gib_per_s);
+        }
+        std::snprintf(line, sizeof(line), " %9.2f  %-19s %8s %9s", f.timing.median_us, range, throughput, change);
         out << line;
         if (with_speedup) {
             char speedup[32] = "";
