@@ -150,7 +150,9 @@ TEST_SUITE("cpu") {
         check_refused(p, A, B, X, "overflows 64 bits");
         check_refused(good, nullptr, B, X, "non-null");
         check_refused(good, A, B, nullptr, "non-null");
-        check_refused(good, A, B, reinterpret_cast<float*>(A) + 1, "X overlaps A or B");
+        // X one aligned element past A's start: it overlaps A, and is aligned, so
+        // that a step with 16-byte loads refuses it for the overlap.
+        check_refused(good, A, B, A + s.limits.alignment_bytes / static_cast<int>(sizeof(float)), "X overlaps A or B");
         if (s.limits.alignment_bytes > static_cast<int>(sizeof(float))) {
             check_refused(good, A + 1, B, X, "aligned to " + std::to_string(s.limits.alignment_bytes) + " bytes");
             p      = good;

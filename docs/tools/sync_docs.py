@@ -13,6 +13,11 @@ and this script fills the text between them:
      docs/results/h200-step-tests.log (the step against its predecessor)...
   <!-- /timing -->
 
+  <!-- report: the PR's shape -->
+  ...the section of the report's output (docs/results/h200-report.txt) whose
+     heading line starts with "== the PR's shape"...
+  <!-- /report -->
+
 Run it after changing a kernel or committing new measurements:
     python3 docs/tools/sync_docs.py          # rewrite the docs in place
     python3 docs/tools/sync_docs.py --check  # exit 1 if any doc is stale (a meson test)
@@ -24,8 +29,9 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 STEP_LOG = ROOT / "docs" / "results" / "h200-step-tests.log"
+REPORT_LOG = ROOT / "docs" / "results" / "h200-report.txt"
 
-BLOCK = re.compile(r"(<!-- (diff|timing): ([^>]*?) -->\n)(.*?)(<!-- /\2 -->)", re.S)
+BLOCK = re.compile(r"(<!-- (diff|timing|report): ([^>]*?) -->\n)(.*?)(<!-- /\2 -->)", re.S)
 
 
 def step_diff(previous: str, current: str) -> str:
@@ -50,10 +56,26 @@ def step_timing(step: str) -> str:
     return "```\n" + table.group(0).rstrip() + "\n```\n"
 
 
+def report_section(heading: str) -> str:
+    """The section of the report's output that starts with the line "== <heading>"."""
+    if not REPORT_LOG.exists():
+        raise SystemExit(f"{REPORT_LOG} is missing: run build/solve_tri_report on a GPU and save its output there")
+    text = REPORT_LOG.read_text()
+    section = re.search(rf"^== {re.escape(heading)}.*?(?=^== |^written: |\Z)", text, re.S | re.M)
+    if not section:
+        raise SystemExit(f"no section '== {heading}' in {REPORT_LOG}")
+    return "```\n" + section.group(0).rstrip() + "\n```\n"
+
+
 def fill(text: str) -> str:
     def replace(match: re.Match) -> str:
-        kind, args = match.group(2), match.group(3).split()
-        body = step_diff(*args) if kind == "diff" else step_timing(*args)
+        kind, args = match.group(2), match.group(3)
+        if kind == "diff":
+            body = step_diff(*args.split())
+        elif kind == "timing":
+            body = step_timing(*args.split())
+        else:
+            body = report_section(args.strip())
         return match.group(1) + body + match.group(5)
 
     return BLOCK.sub(replace, text)
