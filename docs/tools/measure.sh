@@ -12,7 +12,8 @@
 #   sass.txt         whether steps 04 and 05 compile to the same machine code
 #   meson-test.txt   the whole test suite (all suites, sanitizers included)
 # To update the docs from an H200 run: copy step-tests.log to
-# docs/results/h200-step-tests.log and report.txt to docs/results/h200-report.txt
+# docs/results/h200-DATE-step-tests.log and report.txt to docs/results/h200-DATE-report.txt
+# (DATE as in docs/tools/sync_docs.py)
 # (and the report's files beside them), then run python3 docs/tools/sync_docs.py.
 set -uo pipefail
 out=${1:?usage: docs/tools/measure.sh OUT_DIR [GPU_ARCH]}

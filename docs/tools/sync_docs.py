@@ -10,11 +10,17 @@ and this script fills the text between them:
 
   <!-- timing: 03_loop_splitting -->
   ...the timing table that step's test printed on the H200, read from
-     docs/results/h200-step-tests.log (the step against its predecessor)...
+     docs/results/h200-2026-11-29-step-tests.log (the step against its predecessor)...
   <!-- /timing -->
 
+  <!-- compare: 07_padded_rows -->
+  ...a table of the step against the one before it, with cuBLAS and the
+     empty kernel, at the report's four shapes in both timing modes, read
+     from the report's CSV (docs/results/h200-2026-11-29.csv)...
+  <!-- /compare -->
+
   <!-- report: the PR's shape -->
-  ...the section of the report's output (docs/results/h200-report.txt) whose
+  ...the section of the report's output (docs/results/h200-2026-11-29-report.txt) whose
      heading line starts with "== the PR's shape"...
   <!-- /report -->
 
@@ -28,10 +34,13 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-STEP_LOG = ROOT / "docs" / "results" / "h200-step-tests.log"
-REPORT_LOG = ROOT / "docs" / "results" / "h200-report.txt"
+STEP_LOG = ROOT / "docs" / "results" / "h200-2026-11-29-step-tests.log"
+REPORT_LOG = ROOT / "docs" / "results" / "h200-2026-11-29-report.txt"
+REPORT_CSV = ROOT / "docs" / "results" / "h200-2026-11-29.csv"
+SHAPES = [("pr", "the PR's, A{64,64,4,2} B{6,64,4,2}"), ("upstream_perf", "upstream perf, A{64,64,4,4} B{32,64,4,4}"),
+          ("qwen3_next", "Qwen3-Next, A{64,64,8,32} B{64,64,8,32}"), ("large_batch", "16,384 matrices, k = 32")]
 
-BLOCK = re.compile(r"(<!-- (diff|timing|report): ([^>]*?) -->\n)(.*?)(<!-- /\2 -->)", re.S)
+BLOCK = re.compile(r"(<!-- (diff|timing|report|compare): ([^>]*?) -->\n)(.*?)(<!-- /\2 -->)", re.S)
 
 
 def step_diff(previous: str, current: str) -> str:
@@ -67,6 +76,39 @@ def report_section(heading: str) -> str:
     return "```\n" + section.group(0).rstrip() + "\n```\n"
 
 
+def step_comparison(step: str) -> str:
+    """The step against its predecessor, cuBLAS and the empty kernel, from the report's CSV."""
+    import csv
+
+    with open(REPORT_CSV, newline="") as f:
+        rows = list(csv.DictReader(f))
+    steps = list(dict.fromkeys(r["name"] for r in rows if r["kind"] == "step"))
+    if step not in steps:
+        raise SystemExit(f"no step {step} in {REPORT_CSV}")
+    previous = steps[steps.index(step) - 1] if steps.index(step) > 0 else None
+    names = [n for n in (previous, step) if n]
+
+    def cell(shape_id: str, name: str) -> str:
+        found = {r["mode"]: r for r in rows if r["shape_id"] == shape_id and r["name"] == name}
+        b2b, graph = found.get("back_to_back"), found.get("graph_replay")
+        if not b2b or not b2b["us_median"]:
+            return "n/a"
+        text = f"{float(b2b['us_median']):,.2f} / {float(graph['us_median']):,.2f}"
+        if shape_id == "large_batch" and b2b["percent_of_copy_bandwidth"]:
+            text += f" ({float(b2b['percent_of_copy_bandwidth']):.0f} % of copy)"
+        return text
+
+    kinds = {r["name"]: r["kind"] for r in rows}
+    others = [n for n in dict.fromkeys(r["name"] for r in rows) if kinds[n] in ("cublas", "empty_kernel")]
+    header = ["shape"] + [f"step {n[:2]}" for n in names] + others
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for shape_id, title in SHAPES:
+        lines.append("| " + " | ".join([title] + [cell(shape_id, n) for n in names + others]) + " |")
+    date = rows[0]["date"]
+    return ("us/run, back to back / graph replay (median of 21 samples), from `solve_tri_report` on the "
+            f"{rows[0]['gpu']}, {date} ([all figures](results/h200-2026-11-29.csv)):\n\n" + "\n".join(lines) + "\n")
+
+
 def fill(text: str) -> str:
     def replace(match: re.Match) -> str:
         kind, args = match.group(2), match.group(3)
@@ -74,6 +116,8 @@ def fill(text: str) -> str:
             body = step_diff(*args.split())
         elif kind == "timing":
             body = step_timing(*args.split())
+        elif kind == "compare":
+            body = step_comparison(args.strip())
         else:
             body = report_section(args.strip())
         return match.group(1) + body + match.group(5)
