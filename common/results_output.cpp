@@ -407,11 +407,11 @@ void write_plot(std::ostream& out, const ReportRun& run) {
     chart.notes.push_back(run.gpu + "; build: " + run.build + "; " + run.date);
     char copy_line[256];
     std::snprintf(copy_line, sizeof(copy_line),
-                  "copy bandwidth %.2f TB/s (bytes read + written); inputs %s; test-backend-ops' inputs, every "
-                  "configuration checked before it was timed",
-                  run.copy.bytes_per_second / 1e12,
-                  run.rotation.c_str());
+                  "copy bandwidth %.2f TB/s (bytes read + written); test-backend-ops' inputs, every configuration "
+                  "checked before it was timed",
+                  run.copy.bytes_per_second / 1e12);
     chart.notes.push_back(copy_line);
+    chart.notes.push_back("inputs: " + run.rotation);
     // The step labels, a few per line.
     std::string steps_line = "steps:";
     if (!run.shapes.empty()) {
@@ -435,7 +435,7 @@ void write_plot(std::ostream& out, const ReportRun& run) {
         svg::Panel panel;
         panel.title = shape.title;
         char subtitle[256];
-        std::snprintf(subtitle, sizeof(subtitle), "%s: %lld matrices, %.3g MB per run; SM clock %d MHz",
+        std::snprintf(subtitle, sizeof(subtitle), "%s: %lld matrices, %.3g MB/run, SM clock %d MHz",
                       shape.problem.describe().c_str(), static_cast<long long>(shape.problem.batch()),
                       shape.problem.bytes_moved() / 1e6, shape.sm_clock_mhz);
         panel.subtitle = subtitle;
