@@ -8,17 +8,25 @@
 
 namespace harness {
 
+namespace {
+
+// Copies a host vector to the start of a device buffer on harness::stream(),
+// which does not synchronize with the legacy default stream: the caller
+// synchronizes the stream before the data is used.
+void upload(const DeviceBuffer<float>& device, const std::vector<float>& host) {
+    CUDA_CHECK(cudaMemcpyAsync(device.data(), host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice,
+                               stream()));
+}
+
+}  // namespace
+
 DeviceProblem::DeviceProblem(const Problem& problem, const Inputs& inputs)
     : problem_(problem),
       A_(inputs.A.size()),
       B_(inputs.B.size()),
       X_storage_(static_cast<size_t>(problem.x_elements() + 2 * guard)) {
-    // Everything runs on harness::stream(), which does not synchronize with
-    // the legacy default stream: copy on it, and wait for the copies.
-    CUDA_CHECK(cudaMemcpyAsync(A_.data(), inputs.A.data(), inputs.A.size() * sizeof(float), cudaMemcpyHostToDevice,
-                               stream()));
-    CUDA_CHECK(cudaMemcpyAsync(B_.data(), inputs.B.data(), inputs.B.size() * sizeof(float), cudaMemcpyHostToDevice,
-                               stream()));
+    upload(A_, inputs.A);
+    upload(B_, inputs.B);
     CUDA_CHECK(cudaStreamSynchronize(stream()));
 }
 
@@ -70,10 +78,8 @@ RotatingBuffers::RotatingBuffers(const Problem& problem, const Inputs& inputs, c
       B_(static_cast<size_t>(b_stride_ * sets)),
       X_(static_cast<size_t>(x_stride_ * sets)) {
     // Upload the first set, then copy it on the device to the others.
-    CUDA_CHECK(cudaMemcpyAsync(A_.data(), inputs.A.data(), inputs.A.size() * sizeof(float), cudaMemcpyHostToDevice,
-                               stream()));
-    CUDA_CHECK(cudaMemcpyAsync(B_.data(), inputs.B.data(), inputs.B.size() * sizeof(float), cudaMemcpyHostToDevice,
-                               stream()));
+    upload(A_, inputs.A);
+    upload(B_, inputs.B);
     for (int set = 1; set < sets; ++set) {
         CUDA_CHECK(cudaMemcpyAsync(A_.data() + set * a_stride_, A_.data(), inputs.A.size() * sizeof(float),
                                    cudaMemcpyDeviceToDevice, stream()));
