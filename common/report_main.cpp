@@ -12,6 +12,7 @@
 #include "report.hpp"
 #include "report_results.hpp"
 #include "report_steps.hpp"
+#include "results_input.hpp"
 #include "results_output.hpp"
 
 #include <unistd.h>
@@ -63,6 +64,7 @@ struct ReportOptions {
     Rotation                 rotation       = Rotation::automatic;
     bool                     check_gpu_only = false;
     bool                     help           = false;
+    std::string              replot_from;  // --replot: a results.json to draw the plot of, no GPU
 };
 
 // The reference shapes, by the ids --shapes takes.
@@ -98,6 +100,8 @@ const char* usage_text() {
            "  --shapes LIST  the reference shapes to run, comma-separated, from pr, upstream_perf, qwen3_next,\n"
            "                 large_batch (default all; with --shapes none, only the shape of your own)\n"
            "  --check-gpu    only say which GPU would be measured (exit 0), or that there is none (exit 3)\n"
+           "  --replot FILE  measure nothing: redraw results.svg (in --out) from a results.json this report\n"
+           "                 wrote; needs no GPU\n"
            "  --help         this text\n"
            "a shape of your own (defaults 64, 6, 4, 2 for what is not given), and the inputs' seed:\n";
 }
@@ -121,8 +125,14 @@ ReportOptions parse_report_options(const int argc, char** argv) {
     if (options.shape.sweep) {
         throw UsageError("--sweep is an option of the step tests, not of the report");
     }
+    std::string measurement_option;  // the first option given that only a measurement takes
     for (size_t i = 1; i < parsed.rest.size(); ++i) {
         const std::string arg = parsed.rest[i];
+        const bool        replot_takes = arg == "--help" || arg == "-h" || arg.rfind("--out", 0) == 0 ||
+                                  arg.rfind("--replot", 0) == 0;
+        if (!replot_takes && measurement_option.empty()) {
+            measurement_option = arg;
+        }
         // --name value or --name=value
         const auto value_of = [&](const std::string& flag) -> std::optional<std::string> {
             if (arg == flag) {
@@ -164,6 +174,11 @@ ReportOptions parse_report_options(const int argc, char** argv) {
                 }
                 options.shape_ids.push_back(id);
             }
+        } else if (const std::optional<std::string> json_path = value_of("--replot")) {
+            if (json_path->empty()) {
+                throw UsageError("--replot needs a results.json");
+            }
+            options.replot_from = *json_path;
         } else if (arg == "--quick") {
             options.quick = true;
         } else if (arg == "--no-rotation") {
@@ -176,6 +191,14 @@ ReportOptions parse_report_options(const int argc, char** argv) {
             options.help = true;
         } else {
             throw UsageError("unknown option '" + arg + "'");
+        }
+    }
+    if (!options.replot_from.empty()) {
+        if (options.shape.has_shape() || options.shape.seed) {
+            measurement_option = "a shape or a seed";
+        }
+        if (!measurement_option.empty()) {
+            throw UsageError("--replot measures nothing and takes only --out, not " + measurement_option);
         }
     }
     return options;
@@ -496,7 +519,27 @@ void write_file(const std::filesystem::path& path, const std::string& content) {
     }
 }
 
+// --replot: the plot of a saved run, drawn by today's code from its JSON.
+int replot(const ReportOptions& options) {
+    std::ifstream json_file(options.replot_from, std::ios::binary);
+    if (!json_file) {
+        throw UsageError("--replot: cannot read " + options.replot_from);
+    }
+    const ReportRun run = read_json(json_file);
+    const std::filesystem::path out_dir(options.out_dir);
+    std::filesystem::create_directories(out_dir);
+    std::ostringstream svg;
+    write_plot(svg, run);
+    write_file(out_dir / "results.svg", svg.str());
+    std::cout << "written: " << (out_dir / "results.svg").string() << ", the plot of " << options.replot_from
+              << " (" << run.gpu_name << ", " << run.date << ")\n";
+    return 0;
+}
+
 int run_report(const ReportOptions& options) {
+    if (!options.replot_from.empty()) {
+        return replot(options);
+    }
     const GpuInfo& info = gpu();
     if (!info.available) {
         std::cerr << "solve_tri_report: no GPU to measure: " << info.reason << ".\n"
@@ -605,6 +648,9 @@ int main(int argc, char** argv) {
         return harness::run_report(options);
     } catch (const harness::UsageError& error) {
         std::cerr << "\nsolve_tri_report: " << error.what() << "\n";
+        return harness::exit_usage;
+    } catch (const harness::ResultsFormatError& error) {
+        std::cerr << "solve_tri_report: --replot " << options.replot_from << ": " << error.what() << "\n";
         return harness::exit_usage;
     } catch (const std::exception& error) {
         std::cerr << "\nsolve_tri_report: stopped: " << error.what() << "\n";

@@ -1,6 +1,7 @@
 // CPU tests of what the report derives and writes: the figures of a row, the
 // CSV and JSON escaping, and the SVG chart's axis and output.
 #include "report_results.hpp"
+#include "results_input.hpp"
 #include "results_output.hpp"
 #include "svg_plot.hpp"
 
@@ -225,6 +226,52 @@ TEST_SUITE("cpu") {
         CHECK(count_of(svg_text, "<title>tip</title>") == 3);
         CHECK(svg_text.find("nan") == std::string::npos);
         CHECK(svg_text.find("inf") == std::string::npos);
+    }
+
+    TEST_CASE("results.json reads back as written: the same JSON, the same plot") {
+        ReportRun run = small_run();
+        run.modes     = {TimingMode::back_to_back, TimingMode::graph_replay};
+        run.seed      = 18446744073709551557ull;  // beyond a double's 53 bits: kept as text
+        run.shapes.front().rows.front().graph_replay = timing_of(7.5);
+        run.shapes.front().rows.front().note         = "a \"quoted\" note,\twith a tab";
+        run.shapes.front().memory_bound              = true;
+        std::ostringstream written;
+        write_json(written, run);
+        std::istringstream in(written.str());
+        const ReportRun    read = read_json(in);
+        CHECK(read.seed == run.seed);
+        CHECK(read.shapes.front().memory_bound);
+        CHECK(read.shapes.front().rows.front().note == run.shapes.front().rows.front().note);
+        CHECK(!read.shapes.front().rows[1].back_to_back);  // n/a: no timing
+        std::ostringstream rewritten;
+        write_json(rewritten, read);
+        CHECK(rewritten.str() == written.str());
+        std::ostringstream plot, replot;
+        write_plot(plot, run);
+        write_plot(replot, read);
+        CHECK(replot.str() == plot.str());
+    }
+
+    TEST_CASE("a file that is not the report's JSON is refused with a reason") {
+        const auto reason = [](const std::string& text) {
+            std::istringstream in(text);
+            try {
+                read_json(in);
+            } catch (const ResultsFormatError& error) {
+                return std::string(error.what());
+            }
+            return std::string("read without complaint");
+        };
+        CHECK(reason("") .find("unexpected end") != std::string::npos);
+        CHECK(reason("{\"tool\": \"other\"}").find("solve_tri_report") != std::string::npos);
+        CHECK(reason("{\"tool\": \"solve_tri_report\"}").find("no field \"date\"") != std::string::npos);
+        CHECK(reason("[1, 2").find("expected ']'") != std::string::npos);
+        CHECK(reason("{\"tool\": \"solve_tri_report\"} x").find("after the end") != std::string::npos);
+        std::ostringstream written;
+        write_json(written, small_run());
+        std::string wrong_type = written.str();
+        wrong_type.replace(wrong_type.find("\"date\": \"2026-11-29\""), 20, "\"date\": 20261129");
+        CHECK(reason(wrong_type).find("\"date\" has the wrong type") != std::string::npos);
     }
 
     TEST_CASE("the report's plot: a panel per shape, the floors labelled") {

@@ -301,6 +301,7 @@ void write_json(std::ostream& out, const ReportRun& run) {
         json.number_field("rotation_bytes", shape.rotation_bytes);
         json.integer_field("sm_clock_mhz", shape.sm_clock_mhz);
         json.number_field("copy_floor_us", copy_floor_us(p, run.copy));
+        json.boolean_field("memory_bound", shape.memory_bound);
         json.key("rows");
         json.begin_array();
         for (size_t r = 0; r < shape.rows.size(); ++r) {
