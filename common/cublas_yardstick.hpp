@@ -1,4 +1,4 @@
-// cuBLAS as ggml's CUDA backend calls it for SOLVE_TRI (REFERENCE §5), as a
+// cuBLAS as ggml's CUDA backend calls it for SOLVE_TRI (docs/upstream.md, "How ggml calls cuBLAS"), as a
 // step like the workbook's own, so that the report checks, times and prints
 // it the same way.
 #pragma once

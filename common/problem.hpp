@@ -10,7 +10,7 @@
 
 namespace harness {
 
-// A batch of lower-triangular systems A·X = B in ggml's layout (REFERENCE §1):
+// A batch of lower-triangular systems A·X = B in ggml's layout (docs/00_overview.md):
 // per batch matrix, A is n×n, B and X are n×k, all row-major (A[r*n + c],
 // B[r*k + c], X[r*k + c]). The batch is ne02 × ne03 matrices; matrix (i02, i03)
 // of A starts at element i02*nb02 + i03*nb03, of B at i02*nb12 + i03*nb13, of X

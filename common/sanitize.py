@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Runs a step's test binary under one compute-sanitizer tool, on the test case
-"sanitizer shapes" (n not a multiple of 32, k not a power of two).
+"sanitizer shapes" (odd n and k, the n = 64 instances, k = 64 where the step takes it).
 
     sanitize.py TOOL SANITIZER STEP_BINARY [--expect-race-warnings]
 

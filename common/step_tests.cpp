@@ -354,7 +354,7 @@ TEST_SUITE("gpu") {
         summary.print("randomized sweep");
     }
 
-    TEST_CASE("sanitizer shapes: n not a multiple of 32, k not a power of two") {
+    TEST_CASE("sanitizer shapes: odd n and k, the n = 64 instances, k = 64 where it fits") {
         // Few, small launches: compute-sanitizer runs this case under each of its tools.
         const Step& s = tested();
         Summary     summary;
