@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 
 namespace harness {
@@ -169,6 +170,25 @@ TEST_CASE("judge passes a float solve and fails every kind of wrong output") {
         std::vector<float> wrong = good;
         wrong[p.nb3 + p.k] *= 1.001f;  // row 1, column 0 of matrix (0, 1): never zero
         CHECK_FALSE(judge(p, family, in, ref, wrong).passed);
+    }
+    // Where a non-finite input must propagate: NaN or Inf passes, a finite
+    // value fails, and so does the poison itself (an element never written).
+    {
+        const Inputs       in  = make_inputs(Family::well_conditioned, p, 5);
+        const Reference    ref = solve_reference(p, in);
+        std::vector<float> X   = solve_in_float(p, in);
+        std::vector<char>  expect_non_finite(static_cast<size_t>(p.batch() * p.n * p.k), 0);
+        expect_non_finite[7] = 1;  // matrix (0, 0), row 2, column 1: dense and X layout agree there
+        X[7]                 = std::numeric_limits<float>::quiet_NaN();
+        CHECK(judge(p, Family::well_conditioned, in, ref, X, &expect_non_finite).passed);
+        X[7] = -INFINITY;
+        CHECK(judge(p, Family::well_conditioned, in, ref, X, &expect_non_finite).passed);
+        X[7] = 1.0f;
+        CHECK_FALSE(judge(p, Family::well_conditioned, in, ref, X, &expect_non_finite).passed);
+        X[7] = poison_value();
+        const Verdict unwritten = judge(p, Family::well_conditioned, in, ref, X, &expect_non_finite);
+        CHECK_FALSE(unwritten.passed);
+        CHECK(unwritten.failure.find("unwritten") != std::string::npos);
     }
     // One ulp off passes the bound but not the exact family's bit-for-bit rule.
     const Inputs       in  = make_inputs(Family::exact, p, 4);

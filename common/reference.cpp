@@ -132,6 +132,11 @@ Verdict judge(const Problem& p, const Family family, const Inputs& in, const Ref
                     if (std::isfinite(x)) {
                         fail("finite value " + std::to_string(x) + " at " + where(p, m, r, c) +
                              ", where a non-finite input must have propagated");
+                    } else if (bits_of(X[i]) == poison_bits) {
+                        // The poison is a NaN too, but no arithmetic makes it: the
+                        // GPU's NaN is 0x7fffffff. Still the poison means unwritten.
+                        fail("unwritten (still the poison) at " + where(p, m, r, c) +
+                             ", where a non-finite input must have propagated");
                     }
                     continue;
                 }

@@ -54,7 +54,8 @@ struct Verdict {
 //
 // `expect_non_finite`, when given (dense layout, as Reference), marks the
 // elements that must come out NaN or Inf instead: the rows a zero diagonal, a
-// NaN or an Inf in the input poisons. Every other element follows the rules.
+// NaN or an Inf in the input poisons (written: not the poison's bits). Every
+// other element follows the rules.
 Verdict judge(const Problem& problem, Family family, const Inputs& inputs, const Reference& reference,
               const std::vector<float>& X, const std::vector<char>* expect_non_finite = nullptr);
 

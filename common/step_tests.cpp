@@ -51,6 +51,18 @@ Problem layout(const Step& step, const int64_t n, const int64_t k, const int64_t
     return Problem::padded(n, k, ne02, ne03, pad, step.limits.alignment_bytes / static_cast<int64_t>(sizeof(float)));
 }
 
+// The same layout of A and B, with X's batch strides those of `x_pad`
+// instead: a kernel that places X with B's strides writes outside X's
+// matrices, into the poisoned gaps, or leaves them unwritten.
+Problem layout_x_apart(const Step& step, const int64_t n, const int64_t k, const int64_t ne02, const int64_t ne03,
+                       const int64_t pad, const int64_t x_pad) {
+    Problem       p      = layout(step, n, k, ne02, ne03, pad);
+    const Problem x_from = layout(step, n, k, ne02, ne03, x_pad);
+    p.nb2                = x_from.nb12;
+    p.nb3                = x_from.nb13;
+    return p;
+}
+
 bool fits(const Step& step, const int64_t n, const int64_t k) {
     return n >= 1 && k >= 1 && n <= step.limits.max_n && k <= step.limits.max_k;
 }
@@ -150,11 +162,16 @@ TEST_SUITE("cpu") {
         check_refused(p, A, B, X, "overflows 64 bits");
         check_refused(good, nullptr, B, X, "non-null");
         check_refused(good, A, B, nullptr, "non-null");
-        // X one aligned element past A's start: it overlaps A, and is aligned, so
-        // that a step with 16-byte loads refuses it for the overlap.
-        check_refused(good, A, B, A + s.limits.alignment_bytes / static_cast<int>(sizeof(float)), "X overlaps A or B");
+        // X one aligned element past A's (B's) start: it overlaps A (B), and is
+        // aligned, so that a step with 16-byte loads refuses it for the overlap.
+        const int aligned_step = s.limits.alignment_bytes / static_cast<int>(sizeof(float));
+        check_refused(good, A, B, A + aligned_step, "X overlaps A or B");
+        check_refused(good, A, B, B + aligned_step, "X overlaps A or B");
         if (s.limits.alignment_bytes > static_cast<int>(sizeof(float))) {
-            check_refused(good, A + 1, B, X, "aligned to " + std::to_string(s.limits.alignment_bytes) + " bytes");
+            const std::string alignment = "aligned to " + std::to_string(s.limits.alignment_bytes) + " bytes";
+            check_refused(good, A + 1, B, X, alignment);
+            check_refused(good, A, B + 1, X, alignment);
+            check_refused(good, A, B, X + 1, alignment);
             p      = good;
             p.nb12 = good.nb12 + 1;
             p.nb13 = good.nb13 + good.nb12 * 2;
@@ -227,7 +244,7 @@ TEST_SUITE("gpu") {
         summary.print("run-time shapes");
     }
 
-    TEST_CASE("batch layouts: contiguous, padded, ne03-major, one matrix") {
+    TEST_CASE("batch layouts: contiguous, padded, ne03-major, one matrix, X's strides apart from B's") {
         const Step& s = tested();
         Summary     summary;
         for (const Shape shape : {Shape{std::min(s.limits.max_n, 64), std::min(s.limits.max_k, 6)},
@@ -241,7 +258,8 @@ TEST_SUITE("gpu") {
             ne03_major.nb13 = ne03_major.nb3 = single.nb12;
             ne03_major.nb12 = ne03_major.nb2 = 3 * single.nb12;
             for (const Problem& p : {layout(s, n, k, 4, 3, 0), layout(s, n, k, 5, 1, 17), ne03_major, single,
-                                     layout(s, n, k, 1, 7, 1)}) {
+                                     layout(s, n, k, 1, 7, 1), layout_x_apart(s, n, k, 5, 1, 17, 0),
+                                     layout_x_apart(s, n, k, 2, 3, 0, 29)}) {
                 for (const Family family : all_families) {
                     check(s, p, family, derive_seed(test_seed(), 3, p.nb02, p.nb03, static_cast<uint64_t>(family)),
                           summary);
@@ -254,8 +272,7 @@ TEST_SUITE("gpu") {
     TEST_CASE("against the previous step: same output where it must be, both correct") {
         const StepUnderTest& t = step_under_test;
         if (t.previous == nullptr) {
-            // The first step has no predecessor: it is checked against the reference only, above.
-            CHECK(t.output == Output::may_differ);
+            MESSAGE("the first step has no predecessor: it is checked against the reference only, above");
             return;
         }
         Summary summary;
@@ -336,6 +353,22 @@ TEST_SUITE("gpu") {
         summary.print("2^20 matrices");
     }
 
+    TEST_CASE("a batch of 2,048 matrices: a persistent grid's blocks take several each") {
+        // Every other case has a few dozen matrices at most, fewer than a
+        // persistent grid has blocks: each block would solve one, and a
+        // block's move on to its next matrix would go untested.
+        const Step& s = tested();
+        Summary     summary;
+        for (const Shape shape : {Shape{64, 32}, Shape{64, 64}, Shape{64, 128}, Shape{61, 5}}) {
+            if (!fits(s, shape.n, shape.k)) {
+                continue;
+            }
+            const Problem p = layout(s, shape.n, shape.k, 32, 64, 1);
+            check(s, p, Family::well_conditioned, derive_seed(test_seed(), 12, shape.n, shape.k), summary);
+        }
+        summary.print("2,048 matrices");
+    }
+
     TEST_CASE("randomized sweep: random n, k, batch, padding and family (--sweep N cases)") {
         const Step&   s     = tested();
         const int64_t cases = test_options().sweep.value_or(24);
@@ -348,8 +381,9 @@ TEST_SUITE("gpu") {
             const int64_t  ne03   = 1 + static_cast<int64_t>((draw >> 20) % 3);
             const int64_t  pad    = static_cast<int64_t>((draw >> 24) % 41);
             const Family   family = all_families[(draw >> 32) % std::size(all_families)];
+            const int64_t  x_pad  = static_cast<int64_t>((draw >> 40) % 41);  // X's gaps differ from B's
             INFO("sweep case " << i << " of " << cases);
-            check(s, layout(s, n, k, ne02, ne03, pad), family, draw, summary);
+            check(s, layout_x_apart(s, n, k, ne02, ne03, pad, x_pad), family, draw, summary);
         }
         summary.print("randomized sweep");
     }
@@ -442,7 +476,6 @@ TEST_SUITE("gpu") {
                   << " samples, [min, max] of the samples; GB/s = bytes(A + B + X) / time, in GiB/s\n";
         print_environment(std::cout);
         print_timing_table(std::cout, rows);
-        CHECK(rows.size() >= shapes.size());
     }
 }
 
