@@ -118,6 +118,31 @@ std::string shape_options_usage() {
     return usage;
 }
 
+// The first option given that only a measurement takes (what differs from
+// the defaults), by name; empty when there is none.
+std::string measurement_option_in(const ReportOptions& options) {
+    const ReportOptions defaults;
+    if (options.modes != defaults.modes) {
+        return "--mode";
+    }
+    if (!options.shape_ids.empty()) {
+        return "--shapes";
+    }
+    if (options.quick) {
+        return "--quick";
+    }
+    if (options.rotation != defaults.rotation) {
+        return options.rotation == Rotation::always ? "--rotation" : "--no-rotation";
+    }
+    if (options.check_gpu_only) {
+        return "--check-gpu";
+    }
+    if (options.shape.has_shape() || options.shape.seed) {
+        return "a shape or a seed";
+    }
+    return "";
+}
+
 ReportOptions parse_report_options(const int argc, char** argv) {
     const ParsedCommandLine parsed = parse_command_line(argc, argv);
     ReportOptions           options;
@@ -125,14 +150,8 @@ ReportOptions parse_report_options(const int argc, char** argv) {
     if (options.shape.sweep) {
         throw UsageError("--sweep is an option of the step tests, not of the report");
     }
-    std::string measurement_option;  // the first option given that only a measurement takes
     for (size_t i = 1; i < parsed.rest.size(); ++i) {
         const std::string arg = parsed.rest[i];
-        const bool        replot_takes = arg == "--help" || arg == "-h" || arg.rfind("--out", 0) == 0 ||
-                                  arg.rfind("--replot", 0) == 0;
-        if (!replot_takes && measurement_option.empty()) {
-            measurement_option = arg;
-        }
         // --name value or --name=value
         const auto value_of = [&](const std::string& flag) -> std::optional<std::string> {
             if (arg == flag) {
@@ -194,9 +213,7 @@ ReportOptions parse_report_options(const int argc, char** argv) {
         }
     }
     if (!options.replot_from.empty()) {
-        if (options.shape.has_shape() || options.shape.seed) {
-            measurement_option = "a shape or a seed";
-        }
+        const std::string measurement_option = measurement_option_in(options);
         if (!measurement_option.empty()) {
             throw UsageError("--replot measures nothing and takes only --out, not " + measurement_option);
         }
@@ -224,7 +241,7 @@ std::vector<ShapeSpec> shapes_to_run(const ReportOptions& options, const int64_t
                           p.describe().c_str(), multiply_adds, max_reference_multiply_adds);
             throw UsageError(message);
         }
-        shapes.push_back({"custom", "your shape", p, p.bytes_moved() > static_cast<double>(l2_bytes)});
+        shapes.push_back({"custom", "your shape", p, beyond_l2(p, l2_bytes)});
     }
     return shapes;
 }

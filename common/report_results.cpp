@@ -42,6 +42,10 @@ int ReportRun::failures() const {
     return count;
 }
 
+bool beyond_l2(const Problem& problem, const int64_t l2_bytes) {
+    return problem.bytes_moved() > static_cast<double>(l2_bytes);
+}
+
 double copy_floor_us(const Problem& problem, const CopyBandwidth& copy) {
     return copy.bytes_per_second > 0.0 ? 1e6 * problem.bytes_moved() / copy.bytes_per_second : 0.0;
 }

@@ -88,6 +88,11 @@ RowFigures row_figures(const ShapeResult& shape, size_t row, TimingMode mode, co
 // The time one run would take at the copy bandwidth: the memory floor, in us.
 double copy_floor_us(const Problem& problem, const CopyBandwidth& copy);
 
+// Whether a shape's data outgrows the L2: the rule that makes a shape of the
+// reader's own memory-bound (its table shows % of copy bandwidth, its plot
+// the copy floor), and the one a results.json without the flag is read with.
+bool beyond_l2(const Problem& problem, int64_t l2_bytes);
+
 // The PR's published change at its shape (test-backend-ops, baseline → PR).
 struct PublishedChange {
     const char* gpu;

@@ -4,7 +4,6 @@
 #include <initializer_list>
 #include <iterator>
 #include <map>
-#include <memory>
 #include <optional>
 #include <vector>
 
@@ -300,10 +299,10 @@ ReportRun read_json(std::istream& in) {
         shape.rotation_bytes = number_of(shape_value, "rotation_bytes");
         shape.sm_clock_mhz   = int_of(shape_value, "sm_clock_mhz");
         // Files written before the field existed: the rule the report applies
-        // to a shape of the reader's own (data beyond the L2).
+        // to a shape of the reader's own.
         shape.memory_bound = shape_value.fields.count("memory_bound") != 0
                                  ? typed(shape_value, "memory_bound", JsonValue::Type::boolean).boolean
-                                 : shape.problem.bytes_moved() > static_cast<double>(run.l2_bytes);
+                                 : beyond_l2(shape.problem, run.l2_bytes);
         for (const JsonValue& row_value : array_of(shape_value, "rows")) {
             RowResult row;
             row.name      = string_of(row_value, "name");
