@@ -3,7 +3,7 @@
 
     check_plot.py path/to/solve_tri_report [--write]
 
-For every docs/results/NAME.json with a NAME.svg beside it, redraws the plot
+For every docs/results/NAME.csv with a NAME.svg beside it, redraws the plot
 with `solve_tri_report --replot` (no GPU needed) and compares. --write
 replaces the committed SVG instead: run it after a change to the plot code.
 """
@@ -19,28 +19,28 @@ RESULTS = pathlib.Path(__file__).resolve().parents[1] / "results"
 
 def main():
     report, write = sys.argv[1], "--write" in sys.argv[2:]
-    pairs = [(json, json.with_suffix(".svg")) for json in sorted(RESULTS.glob("*.json"))
-             if json.with_suffix(".svg").exists()]
+    pairs = [(csv, csv.with_suffix(".svg")) for csv in sorted(RESULTS.glob("*.csv"))
+             if csv.with_suffix(".svg").exists()]
     if not pairs:
-        print(f"FAIL: no results JSON with its SVG in {RESULTS}")
+        print(f"FAIL: no results CSV with its SVG in {RESULTS}")
         return 1
     stale = []
-    for json, svg in pairs:
+    for csv, svg in pairs:
         with tempfile.TemporaryDirectory() as out:
-            run = subprocess.run([report, "--replot", str(json), "--out", out], capture_output=True, text=True)
+            run = subprocess.run([report, "--replot", str(csv), "--out", out], capture_output=True, text=True)
             drawn = pathlib.Path(out) / "results.svg"
             if run.returncode != 0 or not drawn.exists():
-                print(f"FAIL: --replot {json.name} exited {run.returncode}:\n{run.stdout}{run.stderr}")
+                print(f"FAIL: --replot {csv.name} exited {run.returncode}:\n{run.stdout}{run.stderr}")
                 return 1
             if filecmp.cmp(drawn, svg, shallow=False):
-                print(f"{svg.name}: as drawn from {json.name}")
+                print(f"{svg.name}: as drawn from {csv.name}")
             elif write:
                 shutil.copyfile(drawn, svg)
-                print(f"{svg.name}: redrawn from {json.name}")
+                print(f"{svg.name}: redrawn from {csv.name}")
             else:
                 stale.append(svg.name)
     if stale:
-        print(f"FAIL: {', '.join(stale)} differ from what the code draws from their JSON; run "
+        print(f"FAIL: {', '.join(stale)} differ from what the code draws from their CSV; run "
               f"docs/tools/check_plot.py build/solve_tri_report --write")
         return 1
     return 0

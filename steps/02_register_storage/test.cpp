@@ -1,5 +1,14 @@
-// Step 02's tests: the shared test body (common/step_tests.cpp), run on this
-// step and timed against step 01.
+// Step 02's tests: the shared test body (common/harness/step_tests.cpp) on
+// this step, timed against step 01.
 #include "step_tests.hpp"
 
-SOLVE_TRI_STEP_TEST(step02, step01, may_differ)
+namespace step02 {
+extern const harness::Step step;
+}
+namespace step01 {
+extern const harness::Step step;
+}
+
+int main(int argc, char** argv) {
+    return harness::run_step_tests(argc, argv, {&step02::step, &step01::step, harness::Output::may_differ});
+}

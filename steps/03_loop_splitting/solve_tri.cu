@@ -8,8 +8,7 @@
 // the lane that owns the row then updates its register. Rows below 32 touch
 // only x_low and rows from 32 on only update x_high, so the row loop is split
 // there: neither half asks per row which half it is in.
-#include "kernel_support.cuh"
-#include "problem.hpp"
+#include "step.cuh"
 
 #include <iterator>
 
@@ -93,14 +92,32 @@ __global__ void solve_tri_kernel(const float* __restrict__ A, const float* __res
     }
 }
 
-template <int n_template, int k_template>
-static void launch_instance(const float* A, const float* B, float* X, const harness::Problem& p,
-                            cudaStream_t stream) {
-    harness::FastDivisor ne02 = harness::make_fast_divisor(p.ne02);
-    dim3 grid(p.ne02 * p.ne03);
-    dim3 block(harness::warp_size, p.k);
-    harness::launch(solve_tri_kernel<n_template, k_template>, grid, block, 0, stream, A, B, X, ne02, p.nb02,
-                    p.nb03, p.nb12, p.nb13, p.nb2, p.nb3, static_cast<int>(p.n), static_cast<int>(p.k));
+using Kernel = decltype(&solve_tri_kernel<0, 0>);
+
+// The compile-time instance upstream specializes for n = 64 and this k, else
+// the run-time one.
+static Kernel kernel_for(const harness::Problem& p) {
+    if (p.n == 64) {
+        switch (p.k) {
+            case 32: return solve_tri_kernel<64, 32>;
+            case 16: return solve_tri_kernel<64, 16>;
+            case 14: return solve_tri_kernel<64, 14>;
+            case 12: return solve_tri_kernel<64, 12>;
+            case 10: return solve_tri_kernel<64, 10>;
+            case 8: return solve_tri_kernel<64, 8>;
+            case 6: return solve_tri_kernel<64, 6>;
+            case 4: return solve_tri_kernel<64, 4>;
+            case 2: return solve_tri_kernel<64, 2>;
+            case 1: return solve_tri_kernel<64, 1>;
+            default: break;
+        }
+    }
+    return solve_tri_kernel<0, 0>;
+}
+
+// What solve_tri launches: one block per batch matrix, one warp per column.
+static harness::Launch<Kernel> plan(const harness::Problem& p) {
+    return {kernel_for(p), dim3(p.ne02 * p.ne03), dim3(harness::warp_size, p.k), 0};
 }
 
 void solve_tri(const float* A, const float* B, float* X, const harness::Problem& p, cudaStream_t stream) {
@@ -108,28 +125,19 @@ void solve_tri(const float* A, const float* B, float* X, const harness::Problem&
     if (p.batch() == 0) {
         return;
     }
-    if (p.n == 64) {
-        switch (p.k) {
-            case 32: launch_instance<64, 32>(A, B, X, p, stream); return;
-            case 16: launch_instance<64, 16>(A, B, X, p, stream); return;
-            case 14: launch_instance<64, 14>(A, B, X, p, stream); return;
-            case 12: launch_instance<64, 12>(A, B, X, p, stream); return;
-            case 10: launch_instance<64, 10>(A, B, X, p, stream); return;
-            case 8:  launch_instance<64, 8>(A, B, X, p, stream); return;
-            case 6:  launch_instance<64, 6>(A, B, X, p, stream); return;
-            case 4:  launch_instance<64, 4>(A, B, X, p, stream); return;
-            case 2:  launch_instance<64, 2>(A, B, X, p, stream); return;
-            case 1:  launch_instance<64, 1>(A, B, X, p, stream); return;
-            default: break;
-        }
-    }
-    launch_instance<0, 0>(A, B, X, p, stream);
+    harness::Launch<Kernel> launch = plan(p);
+    launch.kernel<<<launch.grid, launch.block, launch.shared_bytes, stream>>>(
+        A, B, X, harness::make_fast_divisor(p.ne02), p.nb02, p.nb03, p.nb12, p.nb13, p.nb2, p.nb3,
+        static_cast<int>(p.n), static_cast<int>(p.k));
+    CUDA_CHECK(cudaGetLastError());
 }
 
 const harness::Shape specialized[] = {{64, 32}, {64, 16}, {64, 14}, {64, 12}, {64, 10},
                                       {64, 8},  {64, 6},  {64, 4},  {64, 2},  {64, 1}};
 
-extern const harness::Step step = {"03_loop_splitting", {max_n, max_k}, specialized,
-                                   static_cast<int>(std::size(specialized)), solve_tri};
+extern const harness::Step step = {
+    "03_loop_splitting", {max_n, max_k},
+    specialized,         static_cast<int>(std::size(specialized)),
+    solve_tri,           [](const harness::Problem& p) { return harness::erase(plan(p)); }};
 
 }  // namespace step03

@@ -1,5 +1,14 @@
-// Step 04's tests: the shared test body (common/step_tests.cpp), run on this
-// step and timed against step 03.
+// Step 04's tests: the shared test body (common/harness/step_tests.cpp) on
+// this step, timed against step 03.
 #include "step_tests.hpp"
 
-SOLVE_TRI_STEP_TEST(step04, step03, may_differ)
+namespace step04 {
+extern const harness::Step step;
+}
+namespace step03 {
+extern const harness::Step step;
+}
+
+int main(int argc, char** argv) {
+    return harness::run_step_tests(argc, argv, {&step04::step, &step03::step, harness::Output::may_differ});
+}

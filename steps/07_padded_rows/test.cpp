@@ -1,5 +1,14 @@
-// Step 07's tests: the shared test body (common/step_tests.cpp), run on this
-// step and timed against step 06.
+// Step 07's tests: the shared test body (common/harness/step_tests.cpp) on
+// this step, timed against step 06.
 #include "step_tests.hpp"
 
-SOLVE_TRI_STEP_TEST(step07, step06, same_as_previous)
+namespace step07 {
+extern const harness::Step step;
+}
+namespace step06 {
+extern const harness::Step step;
+}
+
+int main(int argc, char** argv) {
+    return harness::run_step_tests(argc, argv, {&step07::step, &step06::step, harness::Output::same_as_previous});
+}

@@ -2,25 +2,20 @@
 //
 // Steps 01-07 gave each column a warp, so every solved value had to travel
 // between lanes (a reduction, then a shuffle) before the next row could use
-// it. Here thread c of the block owns column c: x[0..63] are its 64 rows in
-// registers (the loops over rows unroll, so x is never indexed at run time),
-// and a solved x_j is already where every later row of the column needs it.
-// A is still in shared memory, but all threads of a warp read the same
-// element at a time, a broadcast: no bank can conflict, and a row's four
-// consecutive entries come in one 16-byte load. So the padding of step 07
-// goes (a row of sA must start at a multiple of 16 bytes) and A's rows are
-// read four columns at a time: once rows j..j+3 are solved (the 4×4 block on
-// the diagonal), every row below takes their four terms from one 16-byte
-// load. Each x_i still takes its terms in the order j = 0, 1, ..., every one
-// of them computed, then one scale by 1/a_ii: the arithmetic of steps 06-07,
-// so the output is step 07's, bit for bit. B and X move in rows: thread c
-// reads B[r*k + c], so a warp reads k consecutive floats of a row at once.
-// Nothing limits k but the block size: a block has one warp per 32 columns,
-// up to 128 columns. The cost: a column's 2,016 multiply-adds and 64
-// scalings run one after another on one thread, and a block's warps (one
-// per 32 columns) fill few of the GPU's lanes when k is small.
-#include "kernel_support.cuh"
-#include "problem.hpp"
+// it, and every column's warp read all of A, reciprocals included. Here thread
+// c of the block owns column c: x[0..63] are its rows in registers (the loops
+// over rows unroll, so x is never indexed at run time), and a solved x_j is
+// already where every later row of the column needs it. The arithmetic is
+// step 07's: x_j scaled by 1/a_jj, then a_ij x_j subtracted from every later
+// row i, in the order j = 0, 1, ...: the output is step 07's, bit for bit.
+// All threads of a warp read the same element of A at a time, a broadcast:
+// no bank can conflict, so step 07's padding no longer matters (it stays).
+// B and X move in rows: thread c reads B[r*k + c], so a warp reads k
+// consecutive floats. A block has one warp per 32 columns, so k can reach 128
+// (four warps), Qwen3-Next's k = 64 included. The cost: a column's 2,016
+// multiply-adds, each with its own load of A from shared memory, run one
+// after another on one thread, and with k <= 32 a block is one warp.
+#include "step.cuh"
 
 #include <iterator>
 
@@ -28,33 +23,70 @@ namespace step08 {
 
 constexpr int max_n = 64;
 constexpr int max_k = 128;
-// Row stride of sA: a multiple of 4 floats, so that every row starts on a
-// 16-byte boundary and four consecutive entries load as one float4.
-constexpr int a_stride = max_n;
-// Rows are solved, and A's rows read, this many columns at a time.
-constexpr int panel = 4;
-// Rows below a panel are updated this many at a time, their terms interleaved.
-constexpr int group = 8;
+// Row stride of sA: step 07's, which every broadcast read leaves conflict-free too.
+constexpr int a_stride = max_n + 1;
 
-// One 16-byte load from shared memory, written out in PTX: left to itself, the
-// compiler splits a float4 load whose four parts are used one by one into four
-// 4-byte loads, four instructions where one does.
-__device__ __forceinline__ float4 load_shared_float4(const float* const p) {
-    float4 v;
-    asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];"
-                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                 : "r"(static_cast<uint32_t>(__cvta_generic_to_shared(p)))
-                 : "memory");
-    return v;
+// A into shared memory, row r at sA[r * a_stride]: thread tid of the block
+// copies every threads-th element.
+template <int threads>
+__device__ __forceinline__ void copy_a(const float* const A_batch, float* const sA, const int n, const int tid) {
+#pragma unroll
+    for (int i = 0; i < max_n * max_n; i += threads) {
+        const int idx = i + tid;
+        if (idx < n * n) {
+            sA[idx / n * a_stride + idx % n] = A_batch[idx];
+        }
+    }
+}
+
+// Thread col's column of B into x: 0 past row n, and in the threads past
+// column k.
+__device__ __forceinline__ void load_column(const float* const B_batch, float (&x)[max_n], const int n, const int k,
+                                            const int col) {
+#pragma unroll
+    for (int row = 0; row < max_n; ++row) {
+        x[row] = (row < n && col < k) ? B_batch[row * k + col] : 0.0f;
+    }
+}
+
+// Forward substitution of one column held in registers, A in shared memory:
+// x_j scaled by 1/a_jj, then a_ij x_j subtracted from every later row i.
+__device__ __forceinline__ void solve_column(const float* const sA, float (&x)[max_n], const int n) {
+#pragma unroll
+    for (int j = 0; j < max_n; ++j) {
+        if (j >= n) {
+            break;
+        }
+        // No guard against a zero diagonal: upstream judged such input corrupt
+        // anyway, and dropping the guard made the kernel ~30 % faster.
+        x[j] *= 1.0f / sA[j * a_stride + j];
+#pragma unroll
+        for (int i = j + 1; i < max_n; ++i) {
+            if (i < n) {
+                x[i] = fmaf(-sA[i * a_stride + j], x[j], x[i]);
+            }
+        }
+    }
+}
+
+// Thread col's column of x into X: the rows before n, if col < k.
+__device__ __forceinline__ void store_column(float* const X_batch, const float (&x)[max_n], const int n, const int k,
+                                             const int col) {
+    if (col < k) {
+#pragma unroll
+        for (int row = 0; row < max_n; ++row) {
+            if (row < n) {
+                X_batch[row * k + col] = x[row];
+            }
+        }
+    }
 }
 
 // n_template == 0 makes the run-time instance: n comes from the argument. Both
 // unroll the row loops to max_n, so x stays in registers; the run-time one
-// skips a panel or a group of rows past n by a branch, and keeps whatever the
-// rows past n hold out of the rows before n (row i only takes terms of rows
-// j < i).
+// skips rows past n by a branch.
 // warps is the block's warps, one per 32 columns, fixed at compile time so
-// that the load of A unrolls.
+// that the copy of A unrolls.
 template <int n_template, int warps>
 __global__ void solve_tri_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ X,
                                  const harness::FastDivisor ne02, const int64_t nb02, const int64_t nb03,
@@ -73,112 +105,43 @@ __global__ void solve_tri_kernel(const float* __restrict__ A, const float* __res
     const float* const B_batch = B + i02 * nb12 + i03 * nb13;
     float* const       X_batch = X + i02 * nb2 + i03 * nb3;
 
-    __shared__ __align__(16) float sA[max_n * a_stride];
+    __shared__ float sA[max_n * a_stride];
 
-    constexpr int threads = warps * harness::warp_size;
-#pragma unroll
-    for (int i = 0; i < max_n * max_n; i += threads) {
-        const int idx = i + col;
-        if (idx < n * n) {
-            sA[idx / n * a_stride + idx % n] = A_batch[idx];
-        }
-    }
+    copy_a<warps * harness::warp_size>(A_batch, sA, n, col);
 
     // Thread col holds its column of B (0 past row n, and in the threads past
-    // column k), and each row becomes X's value when the loops below reach it.
+    // column k), and each row becomes X's value when solve_column reaches it.
     // Apart from loop counters, these are the only variables of the kernel
     // that change.
     float x[max_n];
-#pragma unroll
-    for (int row = 0; row < max_n; ++row) {
-        x[row] = (row < n && col < k) ? B_batch[row * k + col] : 0.0f;
-    }
+    load_column(B_batch, x, n, k, col);
     __syncthreads();
 
-#pragma unroll
-    for (int j0 = 0; j0 < max_n; j0 += panel) {
-        if (j0 >= n) {
-            break;
-        }
-        // The block on the diagonal: rows j0..j0+3 take their terms of the
-        // panel's columns in order, each solved before the next row uses it.
-#pragma unroll
-        for (int row = j0; row < j0 + panel; ++row) {
-            const float4 a = load_shared_float4(&sA[row * a_stride + j0]);
-            const float  a_row[panel] = {a.x, a.y, a.z, a.w};
-#pragma unroll
-            for (int j = j0; j < row; ++j) {
-                x[row] = fmaf(-a_row[j - j0], x[j], x[row]);
-            }
-            // No guard against a zero diagonal: upstream judged such input
-            // corrupt anyway, and dropping the guard made the kernel ~30 % faster.
-            x[row] *= 1.0f / a_row[row - j0];
-        }
-        // Every row below the panel takes the panel's four terms, from one
-        // 16-byte load per row. The rows go in groups, and within a group the
-        // terms go column by column across its rows: consecutive multiply-adds
-        // are independent, and a warp alone on its scheduler need not wait out
-        // each one's latency (4 cycles). The compiler finds such an order by
-        // itself too: written row by row, the kernel timed the same.
-#pragma unroll
-        for (int i0 = j0 + panel; i0 < max_n; i0 += group) {
-            if (i0 >= n) {
-                break;
-            }
-            float a[group][panel];
-#pragma unroll
-            for (int r = 0; r < group; ++r) {
-                if (i0 + r < max_n) {
-                    const float4 v = load_shared_float4(&sA[(i0 + r) * a_stride + j0]);
-                    a[r][0] = v.x;
-                    a[r][1] = v.y;
-                    a[r][2] = v.z;
-                    a[r][3] = v.w;
-                }
-            }
-#pragma unroll
-            for (int j = 0; j < panel; ++j) {
-#pragma unroll
-                for (int r = 0; r < group; ++r) {
-                    if (i0 + r < max_n) {
-                        x[i0 + r] = fmaf(-a[r][j], x[j0 + j], x[i0 + r]);
-                    }
-                }
-            }
-        }
-    }
-
-    if (col < k) {
-#pragma unroll
-        for (int row = 0; row < max_n; ++row) {
-            if (row < n) {
-                X_batch[row * k + col] = x[row];
-            }
-        }
-    }
+    solve_column(sA, x, n);
+    store_column(X_batch, x, n, k, col);
 }
 
-template <int n_template, int warps>
-static void launch_instance(const float* const A, const float* const B, float* const X, const harness::Problem& p,
-                            const cudaStream_t stream) {
-    const harness::FastDivisor ne02 = harness::make_fast_divisor(p.ne02);
-    const dim3 grid(p.ne02 * p.ne03);
-    const dim3 block(warps * harness::warp_size);
-    harness::launch(solve_tri_kernel<n_template, warps>, grid, block, 0, stream, A, B, X, ne02, p.nb02, p.nb03,
-                    p.nb12, p.nb13, p.nb2, p.nb3, static_cast<int>(p.n), static_cast<int>(p.k));
-}
+using Kernel = decltype(&solve_tri_kernel<0, 1>);
 
 // One warp per 32 columns, rounded up to a power of two: fewer instances.
+static int warps_for(const int64_t k) {
+    return k <= harness::warp_size ? 1 : k <= 2 * harness::warp_size ? 2 : 4;
+}
+
 template <int n_template>
-static void launch_for_k(const float* const A, const float* const B, float* const X, const harness::Problem& p,
-                         const cudaStream_t stream) {
-    if (p.k <= harness::warp_size) {
-        launch_instance<n_template, 1>(A, B, X, p, stream);
-    } else if (p.k <= 2 * harness::warp_size) {
-        launch_instance<n_template, 2>(A, B, X, p, stream);
-    } else {
-        launch_instance<n_template, 4>(A, B, X, p, stream);
+static Kernel kernel_for(const int warps) {
+    switch (warps) {
+        case 1: return solve_tri_kernel<n_template, 1>;
+        case 2: return solve_tri_kernel<n_template, 2>;
+        default: return solve_tri_kernel<n_template, 4>;
     }
+}
+
+// What solve_tri launches: one block per batch matrix, one thread per column.
+static harness::Launch<Kernel> plan(const harness::Problem& p) {
+    const int warps = warps_for(p.k);
+    return {p.n == 64 ? kernel_for<64>(warps) : kernel_for<0>(warps), dim3(p.ne02 * p.ne03),
+            dim3(warps * harness::warp_size), 0};
 }
 
 void solve_tri(const float* const A, const float* const B, float* const X, const harness::Problem& p,
@@ -187,17 +150,21 @@ void solve_tri(const float* const A, const float* const B, float* const X, const
     if (p.batch() == 0) {
         return;
     }
-    if (p.n == 64) {
-        launch_for_k<64>(A, B, X, p, stream);
-        return;
-    }
-    launch_for_k<0>(A, B, X, p, stream);
+    const harness::Launch<Kernel> launch = plan(p);
+    launch.kernel<<<launch.grid, launch.block, launch.shared_bytes, stream>>>(
+        A, B, X, harness::make_fast_divisor(p.ne02), p.nb02, p.nb03, p.nb12, p.nb13, p.nb2, p.nb3,
+        static_cast<int>(p.n), static_cast<int>(p.k));
+    CUDA_CHECK(cudaGetLastError());
 }
 
 // One shape for each n = 64 instance; every k up to the warps' columns uses it.
 const harness::Shape specialized[] = {{64, 32}, {64, 64}, {64, 128}};
 
-extern const harness::Step step = {"08_thread_per_column", {max_n, max_k}, specialized,
-                                   static_cast<int>(std::size(specialized)), solve_tri};
+extern const harness::Step step = {"08_thread_per_column",
+                                   {max_n, max_k},
+                                   specialized,
+                                   static_cast<int>(std::size(specialized)),
+                                   solve_tri,
+                                   [](const harness::Problem& p) { return harness::erase(plan(p)); }};
 
 }  // namespace step08

@@ -1,0 +1,48 @@
+// The judge: the rules a step's output must meet, checked against the
+// double-precision reference, matrix by matrix.
+#pragma once
+
+#include "inputs.hpp"
+#include "problem.hpp"
+
+#include <string>
+#include <vector>
+
+namespace harness {
+
+struct Verdict {
+    bool        passed = true;
+    std::string failure;                  // the first broken rule, with the element it broke at
+    double      nmse              = 0.0;  // Σ(x - ref)² / Σ ref², test-backend-ops' metric
+    double      worst_bound_ratio = 0.0;  // max over elements of |x - ref| / tolerance (<= 1 passes)
+};
+
+enum class Bound {
+    check,  // every element within the forward-substitution bound
+    skip,   // NMSE and finiteness only (the report: test-backend-ops' rule, and cuBLAS is no substitution)
+};
+
+// Judges X (problem.x_elements() floats, as copied back from the device)
+// against the reference, which it computes matrix by matrix on all cores.
+// Each rule fails the check:
+// - every element is written and finite (the output is poisoned with NaN
+//   before the launch, and NaN compares false with everything);
+// - the gaps between X's batch matrices keep the poison: nothing was written
+//   outside the matrices;
+// - Bound::check: every element is within 2·γ_{n+4}·(|A^-1||A||x|)_i of the
+//   reference: the forward-substitution bound, with 4 extra units of
+//   roundoff for an approximate division (fast math: up to 2 ulp) or
+//   reciprocal and fmaf, and a factor 2 for bounding with x instead of x̂;
+// - family backend_ops: NMSE <= 1e-7, test-backend-ops' own threshold;
+// - family exact: every element equal to the exact solution, bit for bit.
+// `expect_non_finite`, when given (dense: element (m, r, c) at (m*n + r)*k + c),
+// marks the elements that must come out NaN or Inf instead: the rows a zero
+// diagonal, a NaN or an Inf in the input poisons (written: not the poison's
+// bits). Every other element follows the rules. The failure named is the
+// first in batch order, whatever thread found it.
+Verdict judge(const Problem& problem, Family family, const Inputs& inputs, const std::vector<float>& X,
+              Bound bound = Bound::check, const std::vector<char>* expect_non_finite = nullptr);
+
+constexpr double backend_ops_max_nmse = 1e-7;
+
+}  // namespace harness

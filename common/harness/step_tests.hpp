@@ -1,0 +1,37 @@
+// The tests every step runs, written once (step_tests.cpp). A step's test
+// file names the step and its predecessor and calls run_step_tests from its
+// main, and nothing else.
+#pragma once
+
+#include "options.hpp"
+#include "problem.hpp"
+
+#include <cstdint>
+
+namespace harness {
+
+// Whether a step may change the output of the step before it.
+enum class Output {
+    may_differ,        // it changes the arithmetic: both are judged against the reference
+    same_as_previous,  // it changes none: its output must equal its predecessor's, bit for bit
+};
+
+struct StepUnderTest {
+    const Step* step;
+    const Step* previous;  // null for the first step
+    Output      output;
+};
+
+// Runs the shared test body on a step: takes the workbook's options off the
+// command line (refusing, with exit status 2, a value that is not a whole
+// number or a shape beyond the step's limits), prints the seed of this run,
+// and hands the rest to doctest. Without a GPU only the CPU cases run, and
+// once they pass the exit status is 77, Meson's SKIP.
+int run_step_tests(int argc, char** argv, const StepUnderTest& under_test);
+
+// What the test cases read: the step, the command line's options and the seed.
+const StepUnderTest& step_under_test();
+const Options&       test_options();
+uint64_t             test_seed();
+
+}  // namespace harness

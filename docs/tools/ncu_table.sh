@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The Nsight Compute rows the cost model needs, per step, at one reference
+# shape: duration, instructions, issue and pipe use, shared-memory wavefronts
+# and bank conflicts, DRAM throughput, occupancy, and each kernel's top stall
+# reasons. solve_tri_report prints what needs no profiler; these need one.
+#
+# usage: docs/tools/ncu_table.sh BUILD_DIR SHAPE_ID [RAW_CSV]
+#   BUILD_DIR  a Meson build folder with build/solve_tri_report
+#   SHAPE_ID   a reference shape of the report (pr, large_batch, ...)
+#   RAW_CSV    where to keep every metric ncu collected (optional)
+#
+# ncu profiles the report's check of each step at that shape (the first
+# launch of every step's kernel: its check comes before any timing), with
+# the GPU's clocks left as they are. Exits 1 where ncu is missing or
+# profiled nothing, 2 on bad arguments.
+set -euo pipefail
+
+build=${1:?usage: docs/tools/ncu_table.sh BUILD_DIR SHAPE_ID [RAW_CSV]}
+shape=${2:?usage: docs/tools/ncu_table.sh BUILD_DIR SHAPE_ID [RAW_CSV]}
+raw_out=${3:-}
+report=$build/solve_tri_report
+if [ ! -x "$report" ]; then
+    echo "ncu_table.sh: $report is not built (meson setup $build && ninja -C $build)" >&2
+    exit 2
+fi
+ncu=$(command -v ncu || true)
+for candidate in "${CUDA_HOME:-/usr/local/cuda}/bin/ncu" /opt/nvidia/nsight-compute/*/ncu; do
+    if [ -z "$ncu" ] && [ -x "$candidate" ]; then
+        ncu=$candidate
+    fi
+done
+if [ -z "$ncu" ]; then
+    echo "ncu_table.sh: ncu (Nsight Compute) not found on PATH, in \$CUDA_HOME/bin or /opt/nvidia/nsight-compute" >&2
+    exit 1
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+sections="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables
+          --section WarpStateStats --section SchedulerStats --section Occupancy --section LaunchStats"
+# Every step's kernel is named solve_tri_...; cuBLAS's are not.
+# shellcheck disable=SC2086
+if ! "$ncu" --clock-control none -k regex:solve_tri --launch-count 32 $sections --export "$work/profile" \
+        --force-overwrite "$report" --shapes "$shape" --quick --mode graph --out "$work/report" \
+        >"$work/ncu.log" 2>&1; then
+    echo "ncu_table.sh: ncu failed; its output:" >&2
+    tail -n 20 "$work/ncu.log" >&2
+    exit 1
+fi
+"$ncu" --import "$work/profile.ncu-rep" --csv --page raw --print-units base >"$work/raw.csv"
+if [ -n "$raw_out" ]; then
+    cp "$work/raw.csv" "$raw_out"
+fi
+echo "Nsight Compute, report shape $shape: the first launch of each step's kernel (its check)"
+echo "GPU: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1); $("$ncu" --version | tail -n 1); --clock-control none; $(date -u +%Y-%m-%d)"
+python3 "$(dirname "$0")/ncu_rows.py" "$work/raw.csv"
