@@ -73,7 +73,7 @@ if [ "$part" = all ] || [ "$part" = run ]; then
     } >"$out/sass.txt" 2>&1
     tail -n 1 "$out/sass.txt"
 
-    { started=$(date +%s); "$build/steps/$last_step/$last_step" --seed "$seed" --n 64 --k 64 --ne2 1024 --ne3 1024 \
+    { started=$(date +%s); timeout 200 "$build/steps/$last_step/$last_step" --seed "$seed" --n 64 --k 64 --ne2 1024 --ne3 1024 \
         --test-case='*your own*' 2>&1; echo "Elapsed: $(( $(date +%s) - started )) s"; } >"$out/large-check.txt" 2>&1
     echo "2^20 matrices, n = k = 64: $(grep -E 'Elapsed|Status:' "$out/large-check.txt" | tr -s ' ' | tr '\n' ' ')"
 fi
