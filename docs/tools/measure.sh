@@ -3,7 +3,8 @@
 #
 #   docs/tools/measure.sh OUT_DIR [GPU_ARCH [PART]]   (GPU_ARCH default: native; PART default: all)
 #
-# PART "run" (the timings), "profile" (Nsight Compute and the test suite), or
+# PART "run" (step tests, report, microbenchmarks, SASS counts, a large check),
+# "report" (the report alone), "ncu" (Nsight Compute), "test" (meson test), or
 # "all". OUT_DIR receives:
 #   run:     step-tests.log  each step's test binary, "=== <step> ===" each, with a
 #                            fixed seed and a third timed shape (n = 63, k = 6: the
@@ -14,9 +15,9 @@
 #                            whether steps 04 and 05 compile to the same code
 #            large-check.txt a shape of your own of 2^20 matrices, n = k = 64,
 #                            checked by the last step's binary, with its time
-#   profile: ncu-pr.txt, ncu-large_batch.txt  (docs/tools/ncu_table.sh)
+#   ncu:     ncu-pr.txt, ncu-large_batch.txt  (docs/tools/ncu_table.sh)
 #            ncu-raw.tar.gz  every metric ncu collected
-#            meson-test.txt  the whole test suite (all suites, sanitizers included)
+#   test:    meson-test.txt  the whole test suite (all suites, sanitizers included)
 # To update the docs: copy these to docs/results/ under the names sync_docs.py
 # reads (h200-DATE-*), then run python3 docs/tools/sync_docs.py.
 set -uo pipefail
@@ -24,15 +25,16 @@ out=${1:?usage: docs/tools/measure.sh OUT_DIR [GPU_ARCH [PART]]}
 arch=${2:-native}
 part=${3:-all}
 build=build-measure
-seed=20261201
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
+seed=20261201
 last_step=$(basename "$(ls -d steps/[0-9][0-9]_* | tail -n 1)")
 
-meson setup "$build" -Dgpu_arch="$arch" >"$out/setup.txt" 2>&1 && ninja -C "$build" >>"$out/setup.txt" 2>&1 ||
-    { tail -30 "$out/setup.txt"; exit 1; }
+{ [ -d "$build" ] || meson setup "$build" -Dgpu_arch="$arch"; } >>"$out/setup.txt" 2>&1 &&
+    ninja -C "$build" >>"$out/setup.txt" 2>&1 || { tail -30 "$out/setup.txt"; exit 1; }
 
 if [ "$part" = all ] || [ "$part" = run ]; then
-    meson setup "$build-ieee" -Dgpu_arch="$arch" -Dfast_math=false >>"$out/setup.txt" 2>&1 &&
+    { [ -d "$build-ieee" ] || meson setup "$build-ieee" -Dgpu_arch="$arch" -Dfast_math=false; } >>"$out/setup.txt" 2>&1 &&
         ninja -C "$build-ieee" steps/04_fmaf_reciprocal/04_fmaf_reciprocal >>"$out/setup.txt" 2>&1 ||
         { tail -30 "$out/setup.txt"; exit 1; }
     {
@@ -46,7 +48,9 @@ if [ "$part" = all ] || [ "$part" = run ]; then
     } >"$out/step-tests.log"
     echo "step tests: $(grep -c 'Status: SUCCESS' "$out/step-tests.log") binaries passed, $(grep -c 'Status: FAILURE' "$out/step-tests.log") failed"
 
-    "$build/solve_tri_report" --seed "$seed" --out "$out" >"$out/report.txt" 2>/dev/null
+    # From inside the output folder, so that the log names no path of this machine.
+    root=$PWD
+    (cd "$out" && "$root/$build/solve_tri_report" --seed "$seed" --out . >report.txt 2>/dev/null)
     echo "report: exit $?"
     "$build/solve_tri_microbench" >"$out/microbench.txt" 2>&1
     echo "microbench: exit $?"
@@ -78,14 +82,23 @@ if [ "$part" = all ] || [ "$part" = run ]; then
     echo "2^20 matrices, n = k = 64: $(grep -E 'Elapsed|Status:' "$out/large-check.txt" | tr -s ' ' | tr '\n' ' ')"
 fi
 
-if [ "$part" = all ] || [ "$part" = profile ]; then
+if [ "$part" = report ]; then
+    root=$PWD
+    (cd "$out" && "$root/$build/solve_tri_report" --seed "$seed" --out . >report.txt 2>/dev/null)
+    echo "report: exit $?"
+fi
+
+if [ "$part" = all ] || [ "$part" = ncu ]; then
     mkdir -p "$out/raw"
     for shape in pr large_batch; do
         docs/tools/ncu_table.sh "$build" "$shape" "$out/raw/ncu-$shape.csv" >"$out/ncu-$shape.txt" 2>&1
         echo "ncu $shape: exit $?"
     done
     tar -czf "$out/ncu-raw.tar.gz" -C "$out/raw" . && rm -rf "$out/raw"
-    # Last, as it takes longest: the whole test suite, the sanitizers included.
+fi
+
+if [ "$part" = all ] || [ "$part" = test ]; then
+    # The whole test suite, the sanitizers included.
     meson test -C "$build" --print-errorlogs --num-processes 8 >"$out/meson-test.txt" 2>&1
     echo "meson test: exit $? ($(grep -E '^(Ok|Fail|Skipped):' "$out/meson-test.txt" | tr -s ' ' | tr '\n' ' '))"
 fi

@@ -10,17 +10,17 @@ and this script fills the text between them:
 
   <!-- timing: 03_loop_splitting -->
   ...the timing table that step's test printed on the H200, read from
-     docs/results/h200-2026-11-29-step-tests.log (the step against its predecessor)...
+     docs/results/RUN-step-tests.log (the step against its predecessor)...
   <!-- /timing -->
 
   <!-- compare: 07_padded_rows -->
   ...a table of the step against the one before it, with cuBLAS and the
-     empty kernel, at the report's four shapes in both timing modes, read
-     from the report's CSV (docs/results/h200-2026-11-29.csv)...
+     empty kernel, at the report's shapes in both timing modes, read from
+     the report's CSV (docs/results/RUN.csv)...
   <!-- /compare -->
 
   <!-- report: the PR's shape -->
-  ...the section of the report's output (docs/results/h200-2026-11-29-report.txt) whose
+  ...the section of the report's output (docs/results/RUN-report.txt) whose
      heading line starts with "== the PR's shape"...
   <!-- /report -->
 
@@ -34,11 +34,13 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-STEP_LOG = ROOT / "docs" / "results" / "h200-2026-11-29-step-tests.log"
-REPORT_LOG = ROOT / "docs" / "results" / "h200-2026-11-29-report.txt"
-REPORT_CSV = ROOT / "docs" / "results" / "h200-2026-11-29.csv"
-SHAPES = [("pr", "the PR's, A{64,64,4,2} B{6,64,4,2}"), ("upstream_perf", "upstream perf, A{64,64,4,4} B{32,64,4,4}"),
-          ("qwen3_next", "Qwen3-Next, A{64,64,8,32} B{64,64,8,32}"), ("large_batch", "16,384 matrices, k = 32")]
+RUN = "h200-2026-12-01"  # the committed run the docs quote
+STEP_LOG = ROOT / "docs" / "results" / f"{RUN}-step-tests.log"
+REPORT_LOG = ROOT / "docs" / "results" / f"{RUN}-report.txt"
+REPORT_CSV = ROOT / "docs" / "results" / f"{RUN}.csv"
+SHAPES = [("pr", "the PR's, 8 matrices, k = 6"), ("upstream_perf", "upstream perf, 16 matrices, k = 32"),
+          ("qwen3_next", "Qwen3-Next, 256 matrices, k = 64"), ("qwen3_next_8k", "Qwen3-Next, 4,096 matrices"),
+          ("qwen3_next_32k", "Qwen3-Next, 16,384 matrices"), ("large_batch", "16,384 matrices, k = 32")]
 
 BLOCK = re.compile(r"(<!-- (diff|timing|report|compare): ([^>]*?) -->\n)(.*?)(<!-- /\2 -->)", re.S)
 
@@ -94,7 +96,7 @@ def step_comparison(step: str) -> str:
         if not b2b or not b2b["us_median"]:
             return "n/a"
         text = f"{float(b2b['us_median']):,.2f} / {float(graph['us_median']):,.2f}"
-        if shape_id == "large_batch" and b2b["percent_of_copy_bandwidth"]:
+        if b2b["percent_of_copy_bandwidth"] and b2b["memory_bound"] == "1":
             text += f" ({float(b2b['percent_of_copy_bandwidth']):.0f} % of copy)"
         return text
 
@@ -106,7 +108,7 @@ def step_comparison(step: str) -> str:
         lines.append("| " + " | ".join([title] + [cell(shape_id, n) for n in names + others]) + " |")
     date = rows[0]["date"]
     return ("us/run, back to back / graph replay (median of 21 samples), from `solve_tri_report` on the "
-            f"{rows[0]['gpu']}, {date} ([all figures](results/h200-2026-11-29.csv)):\n\n" + "\n".join(lines) + "\n")
+            f"{rows[0]['gpu']}, {date} ([all figures](results/{RUN}.csv)):\n\n" + "\n".join(lines) + "\n")
 
 
 def fill(text: str) -> str:

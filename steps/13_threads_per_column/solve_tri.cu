@@ -73,12 +73,12 @@ constexpr int alignment_bytes = 16;
 constexpr int chunk           = alignment_bytes / static_cast<int>(sizeof(float));
 
 // Starts the copy of A's lower triangle into shared memory, row r at
-// sA[row_start<T>(r)], with cp.async. Nothing waits here. A block of 64 or
-// more threads copies a row per thread (n a multiple of 4); otherwise thread
-// tid takes every threads-th 16-byte chunk.
-template <int threads, int T>
+// sA[row_start<T>(r)], with cp.async. Nothing waits here. With by_rows (a
+// block of 64 or more threads, n a multiple of 4), thread r copies row r;
+// otherwise thread tid takes every threads-th 16-byte chunk.
+template <int threads, int T, bool by_rows = threads >= max_n>
 __device__ __forceinline__ void copy_a(const float* const A_batch, float* const sA, const int n, const int tid) {
-    if (threads >= max_n && n % chunk == 0) {
+    if (by_rows && n % chunk == 0) {
         if (tid < n) {
 #pragma unroll
             for (int c = 0; c < max_n; c += chunk) {

@@ -6,16 +6,17 @@
 // sees bursts instead of a steady stream. Here, where step 13 runs one thread
 // per column (k > 32) and the batch is at least twice what the GPU holds at
 // once, the grid holds only as many blocks as fit on the GPU, and each block
-// walks the batch with a stride of the grid:
-// matrix m, m + grid, m + 2 * grid, ... Before it solves one matrix it starts
-// the copies of the next, with cp.async, so the solve runs while they are in
-// flight. A is double-buffered (the solve reads one buffer while the next
-// matrix fills the other); B passes through shared memory once per matrix, as
-// a flat array of 16-byte chunks, and each thread takes its column from there
-// into registers before the next B may overwrite it: registers cannot take a
-// copy that nothing waits for. A block then needs 2 x 8.5 KB for A and 8 KB of
-// B per warp, so fewer blocks fit on an SM. Which entries are copied and the
-// arithmetic are step 13's: the output is the same, bit for bit.
+// walks the batch with a stride of the grid: matrix m, m + grid, m + 2 * grid,
+// ... Before it solves one matrix it starts the copies of the next, with
+// cp.async, so the solve runs while they are in flight. A is double-buffered
+// (the solve reads one buffer while the next matrix fills the other) and
+// copied chunk by chunk over all the block's threads, as in step 11; B passes
+// through shared memory once per matrix, as a flat array of 16-byte chunks,
+// and each thread takes its column from there into registers before the next
+// B may overwrite it: registers cannot take a copy that nothing waits for. A
+// block then needs 2 x 8.5 KB for A and 8 KB of B per warp, so fewer blocks
+// fit on an SM. Which entries are copied and the arithmetic are step 13's:
+// the output is the same, bit for bit.
 #include "step.cuh"
 
 #include <cuda_pipeline_primitives.h>
@@ -66,12 +67,12 @@ constexpr int alignment_bytes = 16;
 constexpr int chunk           = alignment_bytes / static_cast<int>(sizeof(float));
 
 // Starts the copy of A's lower triangle into shared memory, row r at
-// sA[row_start<T>(r)], with cp.async. Nothing waits here. A block of 64 or
-// more threads copies a row per thread (n a multiple of 4); otherwise thread
-// tid takes every threads-th 16-byte chunk.
-template <int threads, int T>
+// sA[row_start<T>(r)], with cp.async. Nothing waits here. With by_rows (a
+// block of 64 or more threads, n a multiple of 4), thread r copies row r;
+// otherwise thread tid takes every threads-th 16-byte chunk.
+template <int threads, int T, bool by_rows = threads >= max_n>
 __device__ __forceinline__ void copy_a(const float* const A_batch, float* const sA, const int n, const int tid) {
-    if (threads >= max_n && n % chunk == 0) {
+    if (by_rows && n % chunk == 0) {
         if (tid < n) {
 #pragma unroll
             for (int c = 0; c < max_n; c += chunk) {
@@ -305,7 +306,7 @@ __global__ void __launch_bounds__(columns, persistent_blocks_per_sm(columns))
 
     int64_t a_offset, b_offset, x_offset;
     matrix_offsets(blockIdx.x, a_offset, b_offset, x_offset);
-    copy_a<columns, 1>(A + a_offset, shared, n, col);
+    copy_a<columns, 1, false>(A + a_offset, shared, n, col);
     copy_b<columns>(B + b_offset, sB, n, k, col);
     __pipeline_commit();
 
@@ -332,7 +333,7 @@ __global__ void __launch_bounds__(columns, persistent_blocks_per_sm(columns))
         const int64_t next = batch + gridDim.x;
         if (next < batches) {
             matrix_offsets(next, a_offset, b_offset, x_offset);
-            copy_a<columns, 1>(A + a_offset, shared + (buffer ^ 1) * a_floats, n, col);
+            copy_a<columns, 1, false>(A + a_offset, shared + (buffer ^ 1) * a_floats, n, col);
             copy_b<columns>(B + b_offset, sB, n, k, col);
         }
         __pipeline_commit();
