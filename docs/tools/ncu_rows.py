@@ -11,8 +11,8 @@ import sys
 
 ROWS = [
     ("duration (us)", "gpu__time_duration.sum", 1e-3, "{:.2f}"),
-    ("instructions executed", "smsp__inst_executed.sum", 1, "{:.0f}"),
-    ("issue slots busy (%)", "sm__instruction_throughput.avg.pct_of_peak_sustained_active", 1, "{:.1f}"),
+    ("instructions executed (IPC x cycles x SMs)", "derived: instructions", 1, "{:.0f}"),
+    ("issue slots busy (% of elapsed)", "sm__inst_issued.avg.pct_of_peak_sustained_elapsed", 1, "{:.1f}"),
     ("executed IPC (per SM, active)", "sm__inst_executed.avg.per_cycle_active", 1, "{:.2f}"),
     ("LSU pipe (% of active cycles)", "sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active", 1, "{:.1f}"),
     ("FMA pipe (% of active cycles)", "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active", 1, "{:.1f}"),
@@ -35,30 +35,45 @@ def number(text):
         return None
 
 
+def value_of(kernel, index, metric):
+    """A metric of one kernel, or None; "derived: instructions" from IPC, active cycles and SMs."""
+    if metric == "derived: instructions":
+        parts = [value_of(kernel, index, m) for m in ("sm__inst_executed.avg.per_cycle_active",
+                                                      "sm__cycles_active.avg",
+                                                      "device__attribute_multiprocessor_count")]
+        return parts[0] * parts[1] * parts[2] if None not in parts else None
+    return number(kernel[index[metric]]) if metric in index else None
+
+
 def main():
     with open(sys.argv[1], newline="") as f:
         rows = list(csv.reader(f))
     if len(rows) < 3:
         print("no kernel in the profile")
         return 1
-    header, kernels = rows[0], rows[2:]  # row 1 holds the units
+    header = rows[0]  # row 1 holds the units
     index = {name: i for i, name in enumerate(header)}
-    names = []
-    for kernel in kernels:
+    # The first launch of each step's kernel: its check. Later ones are the
+    # report's timing launches, which ncu may have caught too.
+    names, kernels = [], []
+    for kernel in rows[2:]:
         full = kernel[index["Kernel Name"]]
         step = re.search(r"step(\d\d)", full)
-        names.append(step.group(1) if step else full[:10])
+        name = step.group(1) if step else full[:10]
+        if name not in names:
+            names.append(name)
+            kernels.append(kernel)
     print("kernels:")
     for name, kernel in zip(names, kernels):
         print(f"  {name} = {kernel[index['Kernel Name']][:110]}")
     print()
-    print(f"{'metric':<38}" + "".join(f"{n:>10}" for n in names))
+    print(f"{'metric':<44}" + "".join(f"{n:>11}" for n in names))
     for label, metric, scale, fmt in ROWS:
         cells = []
         for kernel in kernels:
-            value = number(kernel[index[metric]]) if metric in index else None
+            value = value_of(kernel, index, metric)
             cells.append(fmt.format(value * scale) if value is not None else "n/a")
-        print(f"{label:<38}" + "".join(f"{c:>10}" for c in cells))
+        print(f"{label:<44}" + "".join(f"{c:>11}" for c in cells))
     print()
     print("top stall reasons, cycles per issued instruction (smsp__average_warps_issue_stalled_*_per_issue_active):")
     stalls = [(m.group(1), i) for i, name in enumerate(header) if (m := STALL.match(name))]
