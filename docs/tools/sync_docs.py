@@ -24,6 +24,25 @@ and this script fills the text between them:
      heading line starts with "== the PR's shape"...
   <!-- /report -->
 
+  <!-- ncu: pr -->, <!-- microbench -->, <!-- sass: 09_vector_panel_reads -->
+  ...the Nsight Compute table at a report shape (docs/results/RUN-ncu-SHAPE.txt),
+     the microbenchmarks' table (RUN-microbench.txt), or one step's section of
+     the machine-code counts (RUN-sass.txt)...
+
+A figure inside a sentence is a marker too, filled with one value:
+
+  <!--f:us:pr:07_padded_rows:graph-->4.30<!--/f-->        us/run at a report shape, b2b or graph
+  <!--f:copy:large_batch:13_threads_per_column-->90.2<!--/f-->   % of the copy bandwidth (b2b)
+  <!--f:ratio:pr:06_right_looking:05_const_correctness:b2b-->1.24<!--/f-->   one row's time over another's
+  <!--f:change:pr:03_loop_splitting:b2b-->-2.8<!--/f-->   % change against the step above
+  <!--f:res:pr:08_thread_per_column:registers_per_thread-->165<!--/f-->   a resource column of the CSV
+  <!--f:nmse:pr:04_fmaf_reciprocal-->6.5e-12<!--/f-->   test-backend-ops' NMSE of the checked output
+  <!--f:ncu:large_batch:06:shared bank conflicts, loads-->1009002063<!--/f-->   a row of an Nsight table
+  <!--f:stall:pr:01:short_scoreboard-->5.41<!--/f-->     a stall reason, cycles per issued instruction
+  <!--f:mb:shfl dependent:cycles-->26.00<!--/f-->          a microbenchmark row (cycles or ns)
+  <!--f:sass:09_vector_panel_reads:64,1:LDS-->544<!--/f-->   an opcode count (or "total") of <64, 1>
+  <!--f:copybw-->4.232<!--/f-->                             the run's copy bandwidth, TB/s
+
 Run it after changing a kernel or committing new measurements:
     python3 docs/tools/sync_docs.py          # rewrite the docs in place
     python3 docs/tools/sync_docs.py --check  # exit 1 if any doc is stale (a meson test)
@@ -42,7 +61,11 @@ SHAPES = [("pr", "the PR's, 8 matrices, k = 6"), ("upstream_perf", "upstream per
           ("qwen3_next", "Qwen3-Next, 256 matrices, k = 64"), ("qwen3_next_8k", "Qwen3-Next, 4,096 matrices"),
           ("qwen3_next_32k", "Qwen3-Next, 16,384 matrices"), ("large_batch", "16,384 matrices, k = 32")]
 
-BLOCK = re.compile(r"(<!-- (diff|timing|report|compare): ([^>]*?) -->\n)(.*?)(<!-- /\2 -->)", re.S)
+BLOCK = re.compile(r"(<!-- (diff|timing|report|compare|ncu|microbench|sass):? ?([^>]*?) -->\n)(.*?)(<!-- /\2 -->)", re.S)
+FIGURE = re.compile(r"(<!--f:([^>]*?)-->)(.*?)(<!--/f-->)", re.S)
+NCU = lambda shape: ROOT / "docs" / "results" / f"{RUN}-ncu-{shape}.txt"  # noqa: E731
+MICROBENCH = ROOT / "docs" / "results" / f"{RUN}-microbench.txt"
+SASS = ROOT / "docs" / "results" / f"{RUN}-sass.txt"
 
 
 def step_diff(previous: str, current: str) -> str:
@@ -111,6 +134,127 @@ def step_comparison(step: str) -> str:
             f"{rows[0]['gpu']}, {date} ([all figures](results/{RUN}.csv)):\n\n" + "\n".join(lines) + "\n")
 
 
+def report_rows():
+    import csv
+
+    with open(REPORT_CSV, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def report_row(shape: str, name: str, mode: str = "b2b") -> dict:
+    key = {"b2b": "back_to_back", "graph": "graph_replay"}[mode]
+    for r in report_rows():
+        if r["shape_id"] == shape and r["name"] == name and r["mode"] == key:
+            return r
+    for r in report_rows():  # a row without timings has one line, in the first mode
+        if r["shape_id"] == shape and r["name"] == name:
+            return r
+    raise SystemExit(f"no row {name} at {shape} ({mode}) in {REPORT_CSV}")
+
+
+def us_text(value: float) -> str:
+    return f"{value:,.1f}" if value >= 100 else f"{value:.2f}"
+
+
+def ncu_table(shape: str) -> str:
+    path = NCU(shape)
+    if not path.exists():
+        raise SystemExit(f"{path} is missing")
+    return path.read_text()
+
+
+def ncu_value(shape: str, step: str, label: str) -> str:
+    lines = ncu_table(shape).splitlines()
+    header = next(line for line in lines if line.startswith("metric"))
+    steps = header.split()[1:]
+    for line in lines:
+        if line.startswith(label + " ") and not line.startswith("metric"):
+            cells = line[len(label):].split()
+            return cells[-len(steps):][steps.index(step)]
+    raise SystemExit(f"no row '{label}' in {path_name(NCU(shape))}")
+
+
+def path_name(path: pathlib.Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+def stall_value(shape: str, step: str, reason: str) -> str:
+    for line in ncu_table(shape).splitlines():
+        if line.strip().startswith(f"{step}: "):
+            found = re.search(rf"{re.escape(reason)} ([0-9.]+)", line)
+            if found:
+                return found.group(1)
+    raise SystemExit(f"no stall reason {reason} for step {step} in {path_name(NCU(shape))}")
+
+
+def microbench_value(row: str, column: str) -> str:
+    for line in MICROBENCH.read_text().splitlines():
+        if line.startswith(row + "  ") or line.startswith(row + " -"):
+            cells = line[len(row):].split()
+            return cells[0] if column == "cycles" else cells[1]
+    raise SystemExit(f"no row '{row}' in {path_name(MICROBENCH)}")
+
+
+def sass_section(step: str) -> str:
+    text = SASS.read_text()
+    section = re.search(rf"^=== {re.escape(step)} ===\n(.*?)(?=^=== |\Z)", text, re.S | re.M)
+    if not section:
+        raise SystemExit(f"no section {step} in {path_name(SASS)}")
+    return section.group(1)
+
+
+def sass_value(step: str, instance: str, opcode: str) -> str:
+    lines = sass_section(step).splitlines()
+    for i, line in enumerate(lines):
+        if instance in line and i + 1 < len(lines):
+            counts = lines[i + 1]
+            if opcode == "total":
+                return re.search(r"(\d+) instructions", counts).group(1)
+            found = re.search(rf"\b{re.escape(opcode)} (\d+)", counts)
+            return found.group(1) if found else "0"
+    raise SystemExit(f"no kernel {instance} in section {step} of {path_name(SASS)}")
+
+
+def figure(spec: str) -> str:
+    """One value for an inline figure marker (see the top of this file)."""
+    kind, *args = spec.split(":")
+    if kind == "us":
+        shape, name, mode = args
+        return us_text(float(report_row(shape, name, mode)["us_median"]))
+    if kind == "copy":
+        shape, name = args
+        return f"{float(report_row(shape, name)['percent_of_copy_bandwidth']):.1f}"
+    if kind == "ratio":
+        shape, a, b, mode = args
+        return f"{float(report_row(shape, a, mode)['us_median']) / float(report_row(shape, b, mode)['us_median']):.2f}"
+    if kind == "change":
+        shape, name, mode = args
+        return f"{float(report_row(shape, name, mode)['change_percent']):+.1f}"
+    if kind == "res":
+        shape, name, field = args
+        value = float(report_row(shape, name)[field])
+        return f"{value:.1f}" if field.endswith("percent") else f"{value:.0f}"
+    if kind == "nmse":
+        shape, name = args
+        return f"{float(report_row(shape, name)['nmse']):.2g}"
+    if kind == "ncu":
+        shape, step, label = args
+        return ncu_value(shape, step, label)
+    if kind == "stall":
+        shape, step, reason = args
+        return stall_value(shape, step, reason)
+    if kind == "mb":
+        row, column = args
+        return microbench_value(row, column)
+    if kind == "sass":
+        step, instance, opcode = args  # instance: the template arguments, e.g. 64,1 for <(int)64, (int)1>
+        return sass_value(step, "<" + ", ".join(f"(int){a}" for a in instance.split(",")) + ">", opcode)
+    if kind == "copybw":
+        row = next(r for r in report_rows() if r["kind"] == "copy")
+        return f"{float(row['gib_per_s']) * 1024 ** 3 / 1e12:.3f}"
+    raise SystemExit(f"unknown figure marker '{spec}'")
+
+
 def fill(text: str) -> str:
     def replace(match: re.Match) -> str:
         kind, args = match.group(2), match.group(3)
@@ -120,11 +264,18 @@ def fill(text: str) -> str:
             body = step_timing(*args.split())
         elif kind == "compare":
             body = step_comparison(args.strip())
+        elif kind == "ncu":
+            body = "```\n" + ncu_table(args.strip()).rstrip() + "\n```\n"
+        elif kind == "microbench":
+            body = "```\n" + MICROBENCH.read_text().rstrip() + "\n```\n"
+        elif kind == "sass":
+            body = "```\n" + sass_section(args.strip()).rstrip() + "\n```\n"
         else:
             body = report_section(args.strip())
         return match.group(1) + body + match.group(5)
 
-    return BLOCK.sub(replace, text)
+    text = BLOCK.sub(replace, text)
+    return FIGURE.sub(lambda m: m.group(1) + figure(m.group(2)) + m.group(4), text)
 
 
 def main() -> int:
