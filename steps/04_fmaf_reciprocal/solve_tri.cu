@@ -1,5 +1,5 @@
-// Step 04: the diagonal update as a reciprocal and an fmaf (PR #17703 as
-// proposed; upstream reverted this form before merging it, for readability).
+// Step 04: the diagonal update as a reciprocal and an fmaf (PR #17703 as its
+// author's branch had it; the version upstream merged divides instead).
 //
 // One block per batch matrix and one warp per right-hand-side column
 // (blockDim = (32, k)). Only A lives in shared memory. Lane i of a warp keeps

@@ -1,4 +1,5 @@
-// Step 05: const on every variable that never changes (PR #17703, review).
+// Step 05: const on every variable that never changes (as PR #17703 merged
+// it, there on step 03's division; here on step 04's reciprocal and fmaf).
 //
 // One block per batch matrix and one warp per right-hand-side column
 // (blockDim = (32, k)). Only A lives in shared memory. Lane i of a warp keeps
