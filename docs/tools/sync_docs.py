@@ -24,10 +24,11 @@ and this script fills the text between them:
      heading line starts with "== the PR's shape"...
   <!-- /report -->
 
-  <!-- ncu: pr -->, <!-- microbench -->, <!-- sass: 09_vector_panel_reads -->
+  <!-- ncu: pr -->, <!-- microbench -->, <!-- sass: 09_vector_panel_reads -->, <!-- steps -->
   ...the Nsight Compute table at a report shape (docs/results/RUN-ncu-SHAPE.txt),
      the microbenchmarks' table (RUN-microbench.txt), or one step's section of
-     the machine-code counts (RUN-sass.txt)...
+     the machine-code counts (RUN-sass.txt), or the README's table of steps
+     (each step's one idea from its file's first comment, and its changed lines)...
 
 A figure inside a sentence is a marker too, filled with one value:
 
@@ -42,12 +43,15 @@ A figure inside a sentence is a marker too, filled with one value:
   <!--f:mb:shfl dependent:cycles-->26.00<!--/f-->          a microbenchmark row (cycles or ns)
   <!--f:sass:09_vector_panel_reads:64,1:LDS-->544<!--/f-->   an opcode count (or "total") of <64, 1>
   <!--f:copybw-->4.232<!--/f-->                             the run's copy bandwidth, TB/s
+  <!--f:grep:large-check.txt:elapsed (\d+) s-->199<!--/f-->  the first match of a regular expression's
+                                                     group in docs/results/RUN-NAME
 
 Run it after changing a kernel or committing new measurements:
     python3 docs/tools/sync_docs.py          # rewrite the docs in place
     python3 docs/tools/sync_docs.py --check  # exit 1 if any doc is stale (a meson test)
 """
 import difflib
+import subprocess
 import pathlib
 import re
 import sys
@@ -61,7 +65,8 @@ SHAPES = [("pr", "the PR's, 8 matrices, k = 6"), ("upstream_perf", "upstream per
           ("qwen3_next", "Qwen3-Next, 256 matrices, k = 64"), ("qwen3_next_8k", "Qwen3-Next, 4,096 matrices"),
           ("qwen3_next_32k", "Qwen3-Next, 16,384 matrices"), ("large_batch", "16,384 matrices, k = 32")]
 
-BLOCK = re.compile(r"(<!-- (diff|timing|report|compare|ncu|microbench|sass):? ?([^>]*?) -->\n)(.*?)(<!-- /\2 -->)", re.S)
+BLOCK = re.compile(r"(<!-- (diff|timing|report|compare|ncu|microbench|sass|steps):? ?([^>]*?) -->\n)(.*?)(<!-- /\2 -->)",
+                   re.S)
 FIGURE = re.compile(r"(<!--f:([^>]*?)-->)(.*?)(<!--/f-->)", re.S)
 NCU = lambda shape: ROOT / "docs" / "results" / f"{RUN}-ncu-{shape}.txt"  # noqa: E731
 MICROBENCH = ROOT / "docs" / "results" / f"{RUN}-microbench.txt"
@@ -73,6 +78,26 @@ def step_diff(previous: str, current: str) -> str:
     new = (ROOT / "steps" / current / "solve_tri.cu").read_text().splitlines(keepends=True)
     lines = difflib.unified_diff(old, new, f"steps/{previous}/solve_tri.cu", f"steps/{current}/solve_tri.cu", n=2)
     return "```diff\n" + "".join(lines) + "```\n"
+
+
+def steps_table() -> str:
+    """The README's table of steps: each step's one idea (the first comment of its file, up to the
+    full stop) and the lines its diff against the step before changes."""
+    steps = sorted(d.name for d in (ROOT / "steps").iterdir() if re.match(r"\d\d_", d.name))
+    lines = ["| step | one idea | lines changed | chapter |", "|---|---|---|---|"]
+    for i, step in enumerate(steps):
+        source = (ROOT / "steps" / step / "solve_tri.cu").read_text()
+        header = re.match(r"// Step \d\d: (.*?)(\.\n|\n//\n)", source, re.S).group(1)
+        idea = " ".join(part.strip().lstrip("/").strip() for part in header.splitlines())
+        changed = "–"
+        if i > 0:
+            # GNU diff, so that the count is what `diff -u` of the two files shows a reader.
+            diff = subprocess.run(["diff", "-u", f"steps/{steps[i - 1]}/solve_tri.cu", f"steps/{step}/solve_tri.cu"],
+                                  cwd=ROOT, capture_output=True, text=True).stdout.splitlines()
+            changed = str(sum(1 for line in diff if line[:1] in "+-" and line[:3] not in ("+++", "---")))
+        lines.append(f"| [{step[:2]}](steps/{step}/solve_tri.cu) | {idea} | {changed} | "
+                     f"[docs/{step[:2]}](docs/{step}.md) |")
+    return "\n".join(lines) + "\n"
 
 
 def step_timing(step: str) -> str:
@@ -215,8 +240,19 @@ def sass_value(step: str, instance: str, opcode: str) -> str:
     raise SystemExit(f"no kernel {instance} in section {step} of {path_name(SASS)}")
 
 
+def grep_value(name: str, pattern: str) -> str:
+    path = ROOT / "docs" / "results" / f"{RUN}-{name}"
+    found = re.search(pattern, path.read_text(), re.M)
+    if not found:
+        raise SystemExit(f"no match for '{pattern}' in {path_name(path)}")
+    return found.group(1)
+
+
 def figure(spec: str) -> str:
     """One value for an inline figure marker (see the top of this file)."""
+    if spec.startswith("grep:"):
+        _, name, pattern = spec.split(":", 2)
+        return grep_value(name, pattern)
     kind, *args = spec.split(":")
     if kind == "us":
         shape, name, mode = args
@@ -270,6 +306,8 @@ def fill(text: str) -> str:
             body = "```\n" + MICROBENCH.read_text().rstrip() + "\n```\n"
         elif kind == "sass":
             body = "```\n" + sass_section(args.strip()).rstrip() + "\n```\n"
+        elif kind == "steps":
+            body = steps_table()
         else:
             body = report_section(args.strip())
         return match.group(1) + body + match.group(5)
