@@ -206,7 +206,7 @@ def path_name(path: pathlib.Path) -> str:
 def stall_value(shape: str, step: str, reason: str) -> str:
     for line in ncu_table(shape).splitlines():
         if line.strip().startswith(f"{step}: "):
-            found = re.search(rf"{re.escape(reason)} ([0-9.]+)", line)
+            found = re.search(rf"(?<![a-z_]){re.escape(reason)} ([0-9.]+)", line)
             if found:
                 return found.group(1)
     raise SystemExit(f"no stall reason {reason} for step {step} in {path_name(NCU(shape))}")
@@ -236,7 +236,11 @@ def sass_value(step: str, instance: str, opcode: str) -> str:
             if opcode == "total":
                 return re.search(r"(\d+) instructions", counts).group(1)
             found = re.search(rf"\b{re.escape(opcode)} (\d+)", counts)
-            return found.group(1) if found else "0"
+            if not found:
+                # The log lists only the most frequent opcodes; an absent one is unknown, not zero.
+                raise SystemExit(f"{opcode} is not among the counts listed for {instance} in "
+                                 f"section {step} of {path_name(SASS)}")
+            return found.group(1)
     raise SystemExit(f"no kernel {instance} in section {step} of {path_name(SASS)}")
 
 
