@@ -272,18 +272,17 @@ __global__ void __launch_bounds__(T* columns, resident_warps* harness::warp_size
     store_column<T>(X_batch, x, n, k, col, t);
 }
 
-// Persistent blocks of `columns` threads that an H200 SM's 228 KB of shared
-// memory holds at once (each needs two buffers of A, one of B, and 1 KB the
-// driver reserves): registers need not allow more.
-constexpr int persistent_blocks_per_sm(const int columns) {
-    return columns == 32 ? 8 : 4;
-}
+// Persistent blocks per SM the launch bounds ask for. With 128 columns, four is
+// what an H200 SM's 228 KB of shared memory holds (two buffers of A, one of B,
+// and 1 KB the driver reserves per block); with 64 it would hold six, and four
+// lets the compiler give each of the 64 threads up to 255 registers.
+constexpr int persistent_blocks_per_sm = 4;
 
 // The same solve with T = 1, for large batches: each block walks the batch
 // with a stride of the grid and copies its next matrix in while it solves
 // this one.
 template <int n_template, int columns>
-__global__ void __launch_bounds__(columns, persistent_blocks_per_sm(columns))
+__global__ void __launch_bounds__(columns, persistent_blocks_per_sm)
     solve_tri_persistent_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ X,
                                 const harness::FastDivisor ne02, const int64_t nb02, const int64_t nb03,
                                 const int64_t nb12, const int64_t nb13, const int64_t nb2, const int64_t nb3,
