@@ -1,0 +1,1347 @@
+#!/usr/bin/env python3
+"""Draws the workbook's pictures into docs/figures/ as plain, hand-written SVG.
+
+    python3 docs/tools/draw_figures.py          # (re)write every figure
+    python3 docs/tools/draw_figures.py --check  # exit 1, naming them, if a committed figure differs
+
+The figures:
+
+  NN_name.svg                 per step: which lane, warp or thread holds which rows and columns
+                              of X (and B), where A, B and X live, and what one block covers
+  banks_06_07.svg             the shared-memory banks of a warp reading one column of A at row
+                              strides 64, 65 and 63
+  left_right_looking_4x4.svg  a worked 4 x 4 solve, left-looking against right-looking
+
+Standard library only. Nothing here depends on the clock, the machine or a dict's order: the
+same script writes the same bytes. The maps are drawn at n = 64 and k = 8 (step 14: k = 64).
+"""
+import math
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+FIGURES = ROOT / "docs" / "figures"
+STEPS = ROOT / "steps"
+
+# ---------------------------------------------------------------------------------------------
+# Style: one set of fonts, sizes and colours for every figure.
+
+WIDTH = 960
+SANS = "DejaVu Sans, Helvetica, Arial, sans-serif"
+MONO = "DejaVu Sans Mono, Menlo, Consolas, monospace"
+TITLE_SIZE = 19
+TEXT_SIZE = 13
+SMALL_SIZE = 11
+HEAD_SIZE = 12
+
+INK = "#1a1a1a"
+MUTED = "#555555"
+RULE = "#c8c8c8"
+PANEL_BG = "#f7f7f7"
+PANEL_EDGE = "#d4d4d4"
+A_USED = "#a9a9a9"       # entries of A the solve reads (on or below the diagonal)
+A_SPARE = "#e2e2e2"      # copied, but never read
+A_EMPTY = "#ffffff"      # not copied / never written
+EDGE = "#6e6e6e"
+TILE_LINE = "#cfcfcf"
+HILITE = "#ff7f00"       # what the warp or thread reads at the moment drawn
+GOOD = "#2e8b57"
+BAD = "#c0392b"
+BUF = ["#c9d9ec", "#ecd9c6"]   # step 14's two buffers of A
+
+# Owners (a warp, a thread, a block): Paul Tol's muted scheme, reordered so that neighbours differ.
+OWNERS = ["#332288", "#ddcc77", "#117733", "#cc6677", "#88ccee", "#882255", "#44aa99", "#999933"]
+# Text that sits on an owner colour: white on the dark ones.
+OWNER_TEXT = ["#ffffff", INK, "#ffffff", INK, INK, "#ffffff", INK, INK]
+
+
+def tint(colour, amount):
+    """colour mixed with white: amount 0 keeps it, 1 is white."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    mix = [round(v + (255 - v) * amount) for v in (r, g, b)]
+    return "#%02x%02x%02x" % tuple(mix)
+
+
+def num(v):
+    """A coordinate as short, deterministic text."""
+    s = f"{v:.2f}".rstrip("0").rstrip(".")
+    return "0" if s in ("-0", "", "-") else s
+
+
+def esc(s):
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def text_width(s, size, mono=False):
+    """A generous estimate of a string's width in DejaVu Sans (wider than Arial or Helvetica)."""
+    if mono:
+        return len(s) * size * 0.61
+    w = 0.0
+    for ch in s:
+        if ch in "il.,:;|!'[]()` ":
+            w += 0.33
+        elif ch in "mwMW":
+            w += 0.9
+        elif ch.isupper() or ch in "#%&@":
+            w += 0.72
+        else:
+            w += 0.6
+    return w * size
+
+
+def markup_width(s, size):
+    """Width of a string whose `backticked` parts are set in the monospace font."""
+    parts = s.split("`")
+    return sum(text_width(p, size, mono=(i % 2 == 1)) for i, p in enumerate(parts))
+
+
+class Svg:
+    def __init__(self, width, height):
+        self.width, self.height, self.body = width, height, []
+        self.title, self.desc = "", ""
+
+    def add(self, s):
+        self.body.append(s)
+
+    def rect(self, x, y, w, h, fill="none", stroke=None, sw=1.0, dash=None, rx=None, opacity=None):
+        a = f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}" fill="{fill}"'
+        if stroke:
+            a += f' stroke="{stroke}" stroke-width="{num(sw)}"'
+        if dash:
+            a += f' stroke-dasharray="{dash}"'
+        if rx:
+            a += f' rx="{num(rx)}"'
+        if opacity is not None:
+            a += f' fill-opacity="{num(opacity)}"'
+        self.add(a + "/>")
+
+    def line(self, x1, y1, x2, y2, stroke=INK, sw=1.0, dash=None, arrow=False, opacity=None):
+        a = (f'<line x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" y2="{num(y2)}" stroke="{stroke}" '
+             f'stroke-width="{num(sw)}"')
+        if dash:
+            a += f' stroke-dasharray="{dash}"'
+        if opacity is not None:
+            a += f' stroke-opacity="{num(opacity)}"'
+        if arrow:
+            a += ' marker-end="url(#arrow)"'
+        self.add(a + "/>")
+
+    def path(self, d, stroke=INK, sw=1.0, fill="none", arrow=False, dash=None):
+        a = f'<path d="{d}" fill="{fill}" stroke="{stroke}" stroke-width="{num(sw)}"'
+        if dash:
+            a += f' stroke-dasharray="{dash}"'
+        if arrow:
+            a += ' marker-end="url(#arrow)"'
+        self.add(a + "/>")
+
+    def poly(self, points, fill, stroke=None, sw=1.0):
+        pts = " ".join(f"{num(x)},{num(y)}" for x, y in points)
+        a = f'<polygon points="{pts}" fill="{fill}"'
+        if stroke:
+            a += f' stroke="{stroke}" stroke-width="{num(sw)}" stroke-linejoin="round"'
+        self.add(a + "/>")
+
+    def text(self, x, y, s, size=TEXT_SIZE, anchor="start", fill=INK, weight=None, italic=False,
+             rotate=None):
+        """One line of text; `backticked` parts are set in the monospace font."""
+        a = f'<text x="{num(x)}" y="{num(y)}" font-size="{num(size)}" fill="{fill}"'
+        if anchor != "start":
+            a += f' text-anchor="{anchor}"'
+        if weight:
+            a += f' font-weight="{weight}"'
+        if italic:
+            a += ' font-style="italic"'
+        if rotate is not None:
+            a += f' transform="rotate({num(rotate)} {num(x)} {num(y)})"'
+        parts = s.split("`")
+        inner = ""
+        for i, p in enumerate(parts):
+            if not p:
+                continue
+            if i % 2 == 1:
+                inner += f'<tspan font-family="{MONO}">{esc(p)}</tspan>'
+            else:
+                inner += esc(p)
+        self.add(a + ">" + inner + "</text>")
+
+    def label(self, x, y, s, size=SMALL_SIZE, anchor="start", fill=INK):
+        """Text on a white patch, for a callout that sits on a drawing."""
+        w = markup_width(s, size)
+        x0 = x - (w / 2 if anchor == "middle" else w if anchor == "end" else 0)
+        self.rect(x0 - 2, y - size * 0.85, w + 4, size * 1.15, fill="#ffffff", opacity=0.88)
+        self.text(x, y, s, size=size, anchor=anchor, fill=fill)
+
+    def render(self):
+        head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" height="{self.height}" '
+                f'viewBox="0 0 {self.width} {self.height}">\n'
+                f'<title>{esc(self.title.replace("`", ""))}</title>\n'
+                f'<desc>{esc(self.desc.replace("`", ""))}</desc>\n'
+                '<defs>\n'
+                '<marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
+                f'orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{INK}"/></marker>\n'
+                '<pattern id="hatch" width="4" height="4" patternUnits="userSpaceOnUse" '
+                'patternTransform="rotate(45)"><rect width="4" height="4" fill="#ffffff"/>'
+                f'<line x1="0" y1="0" x2="0" y2="4" stroke="{EDGE}" stroke-width="1.4"/></pattern>\n'
+                '</defs>\n'
+                f'<rect x="0" y="0" width="{self.width}" height="{self.height}" fill="#ffffff"/>\n'
+                f'<g font-family="{SANS}">\n')
+        return head + "\n".join(self.body) + "\n</g>\n</svg>\n"
+
+
+def frame(svg, title, caption):
+    """Title line at the top, the one-line caption at the bottom."""
+    svg.title, svg.desc = title, caption
+    svg.text(24, 34, title, size=TITLE_SIZE, weight="bold")
+    svg.line(24, svg.height - 40, svg.width - 24, svg.height - 40, stroke=RULE)
+    svg.text(24, svg.height - 17, caption, size=TEXT_SIZE, italic=True, fill=MUTED)
+
+
+def legend(svg, items, y, x0=24):
+    """A row of swatches whose last line sits at height y; returns the y below it.
+
+    items: (kind, colour, label) with kind "box", "hatch", "edge" (an outlined box), "dash"
+    (a dashed outline) or "line".
+    """
+    widths = [16 + 6 + markup_width(label, TEXT_SIZE) + 20 for _, _, label in items]
+    rows, x = 1, x0
+    for w in widths:
+        if x + w > svg.width - 24:
+            rows, x = rows + 1, x0
+        x += w
+    y -= 22 * (rows - 1)
+    x = x0
+    for (kind, colour, label), w in zip(items, widths):
+        if x + w > svg.width - 24:
+            x, y = x0, y + 22
+        if kind == "box":
+            svg.rect(x, y - 11, 16, 14, fill=colour, stroke=EDGE, sw=0.6)
+        elif kind == "hatch":
+            svg.rect(x, y - 11, 16, 14, fill="url(#hatch)", stroke=EDGE, sw=0.6)
+        elif kind == "edge":
+            svg.rect(x + 1, y - 10, 14, 12, fill="none", stroke=colour, sw=2)
+        elif kind == "dash":
+            svg.rect(x, y - 11, 16, 14, fill="#ffffff", stroke=colour, sw=1, dash="3,2")
+        elif kind == "line":
+            svg.line(x, y - 4, x + 16, y - 4, stroke=colour, sw=2)
+        svg.text(x + 22, y, label)
+        x += w
+    return y + 22
+
+
+def panel(svg, x, y, w, h, heading):
+    svg.rect(x, y, w, h, fill=PANEL_BG, stroke=PANEL_EDGE, rx=6)
+    svg.text(x + 12, y + 20, heading, size=HEAD_SIZE, weight="bold", fill=MUTED)
+
+
+# ---------------------------------------------------------------------------------------------
+# Pieces of the per-step maps.
+
+N = 64          # the matrix size every picture is drawn at
+K = 8           # the columns of B and X drawn
+
+
+def staircase(x, y, e, right_edge, rows=N):
+    """Polygon of the cells (r, c) with c < right_edge(r), r < rows, left-aligned at x."""
+    pts = [(x, y)]
+    for r in range(rows):
+        pts.append((x + right_edge(r) * e, y + r * e))
+        pts.append((x + right_edge(r) * e, y + (r + 1) * e))
+    pts.append((x, y + rows * e))
+    return pts
+
+
+def lower_edge(r):
+    return r + 1
+
+
+def chunk_edge(r):
+    return 4 * (r // 4 + 1)
+
+
+def tile_lines(svg, x, y, e, width_floats, rows=N, every=4, edge_of=None):
+    """Thin lines every `every` floats and rows, inside a width_floats x rows box."""
+    for c in range(every, width_floats, every):
+        top = next((r for r in range(rows) if edge_of(r) > c), rows) if edge_of else 0
+        svg.line(x + c * e, y + top * e, x + c * e, y + rows * e, stroke=TILE_LINE, sw=0.5)
+    for r in range(every, rows, every):
+        x2 = x + (edge_of(r) if edge_of else width_floats) * e
+        svg.line(x, y + r * e, x2, y + r * e, stroke=TILE_LINE, sw=0.5)
+
+
+def draw_global_a(svg, x, y, e, copy):
+    """A of one matrix, row-major in global memory, shaded by what the block copies.
+
+    copy: "all" (every element), "lower" (c <= r) or "chunks" (16-byte chunks not wholly above
+    the diagonal).
+    """
+    svg.rect(x, y, N * e, N * e, fill=A_SPARE if copy == "all" else A_EMPTY)
+    if copy == "chunks":
+        svg.poly(staircase(x, y, e, chunk_edge), fill=A_SPARE)
+    svg.poly(staircase(x, y, e, lower_edge), fill=A_USED)
+    tile_lines(svg, x, y, e, N)
+    if copy == "all":
+        svg.rect(x, y, N * e, N * e, stroke=EDGE, sw=1)
+    else:
+        svg.rect(x, y, N * e, N * e, stroke=EDGE, sw=0.8, dash="3,2")
+        svg.poly(staircase(x, y, e, chunk_edge if copy == "chunks" else lower_edge), fill="none", stroke=EDGE, sw=1)
+
+
+def ticks_left(svg, x, y, e, values=(0, 32, 63), size=SMALL_SIZE):
+    for v in values:
+        svg.text(x - 4, y + (v + 0.5) * e + size * 0.35, str(v), size=size, anchor="end", fill=MUTED)
+
+
+def ticks_top(svg, x, y, e, values=(0, 32, 63), size=SMALL_SIZE):
+    for v in values:
+        svg.text(x + (v + 0.5) * e, y - 4, str(v), size=size, anchor="middle", fill=MUTED)
+
+
+def draw_shared_a(svg, x, y, e, stride, copy, used_mark=True):
+    """sA with rows `stride` floats apart: the words past 64 in a row are padding (hatched).
+
+    One float of padding is drawn two floats wide, so that it shows."""
+    pad = max(stride - N, 2) * e if stride > N else 0
+    if stride > N:
+        svg.rect(x + N * e, y, pad, N * e, fill="url(#hatch)")
+    svg.rect(x, y, N * e, N * e, fill=A_SPARE if copy == "all" else A_EMPTY)
+    if copy == "chunks":
+        svg.poly(staircase(x, y, e, chunk_edge), fill=A_SPARE)
+    if used_mark:
+        svg.poly(staircase(x, y, e, lower_edge), fill=A_USED)
+    tile_lines(svg, x, y, e, N)
+    if copy != "all":
+        svg.rect(x, y, N * e, N * e, stroke=EDGE, sw=0.8, dash="3,2")
+        svg.poly(staircase(x, y, e, chunk_edge if copy == "chunks" else lower_edge), fill="none",
+                 stroke=EDGE, sw=1)
+    else:
+        svg.rect(x, y, N * e, N * e, stroke=EDGE, sw=1)
+    if stride > N:
+        svg.rect(x, y, N * e + pad, N * e, stroke=EDGE, sw=1)
+
+
+def row_offset(r):
+    """Step 12's packed triangle: where row r starts in sA (rows 4m..4m+3 take 4(m + 1) floats)."""
+    return 4 * (r // 4 + 1) * (2 * (r // 4) + r % 4)
+
+
+def draw_packed_a(svg, x, y, e, fill_used=A_USED):
+    """Step 12's packed lower triangle, each row drawn left-aligned with its 4(m + 1) floats."""
+    svg.poly(staircase(x, y, e, chunk_edge), fill=A_SPARE)
+    svg.poly(staircase(x, y, e, lower_edge), fill=fill_used)
+    tile_lines(svg, x, y, e, N, edge_of=chunk_edge)
+    svg.poly(staircase(x, y, e, chunk_edge), fill="none", stroke=EDGE, sw=1)
+
+
+def draw_columns(svg, x, y, e, col_w, cols, colour_of):
+    """B or X of one matrix, 64 rows at the row scale e: one strip per drawn column.
+
+    cols: the column indices drawn, None for an ellipsis gap. colour_of(r, c) gives each cell's
+    fill; runs of one colour are merged.
+    """
+    cx = x
+    for c in cols:
+        if c is None:
+            svg.text(cx + col_w / 2, y + N * e / 2 + 4, "…", size=TEXT_SIZE, anchor="middle", fill=MUTED)
+            cx += col_w
+            continue
+        r0 = 0
+        for r in range(1, N + 1):
+            if r == N or colour_of(r, c) != colour_of(r0, c):
+                svg.rect(cx, y + r0 * e, col_w, (r - r0) * e, fill=colour_of(r0, c))
+                r0 = r
+        svg.rect(cx, y, col_w, N * e, stroke="#ffffff", sw=0.8)
+        svg.text(cx + col_w / 2, y - 4, str(c), size=SMALL_SIZE, anchor="middle", fill=MUTED)
+        cx += col_w
+    svg.rect(x, y, cx - x, N * e, stroke=EDGE, sw=1)
+    return cx
+
+
+def brace_right(svg, x, y0, y1, label, size=SMALL_SIZE):
+    """A bracket to the right of rows y0..y1 with a rotated label."""
+    svg.path(f"M{num(x)},{num(y0 + 1)} h4 V{num(y1 - 1)} h-4", stroke=MUTED, sw=1)
+    svg.text(x + 9 + size * 0.35, (y0 + y1) / 2, label, size=size, anchor="middle", fill=MUTED, rotate=90)
+
+
+def mini_matrix(svg, x, y, size, k_strip=True):
+    """A small icon of one matrix: A's triangle and (k_strip) a strip for its B and X."""
+    svg.rect(x, y, size, size, fill="#ffffff", stroke=EDGE, sw=0.8)
+    svg.poly([(x, y), (x + size, y + size), (x, y + size)], fill=A_USED)
+    if k_strip:
+        svg.rect(x + size + 3, y, size * 0.35, size, fill="#ffffff", stroke=EDGE, sw=0.8)
+
+
+# ---------------------------------------------------------------------------------------------
+# The per-step maps. Common frame: three panels (global memory, shared memory, registers), a few
+# lines of notes, the legend and the caption.
+
+STEP_H = 640        # height of a per-step map (13 and 14 are taller)
+P_TOP = 74
+P_H = 384
+P1 = (16, 336)      # x, width of the three panels
+P2 = (360, 276)
+P3 = (644, 300)
+E = 2.5             # pixels per float (and per row) in the 64 x 64 drawings
+MAT_Y = P_TOP + 64  # top of the drawn matrices
+COL_W = 12          # one column of B / X
+CALLOUT_X = 31      # where callouts start, in floats right of sA's left edge
+
+
+def step_frame(svg, s, reg_heading="REGISTERS (one thread)"):
+    frame(svg, s["title"], s["caption"])
+    svg.text(24, 58, s["launch"])
+    panel(svg, P1[0], P_TOP, P1[1], P_H, "GLOBAL MEMORY (one matrix)")
+    panel(svg, P2[0], P_TOP, P2[1], P_H, "SHARED MEMORY (one block)")
+    panel(svg, P3[0], P_TOP, P3[1], P_H, reg_heading)
+
+
+def notes(svg, lines, y):
+    for i, line in enumerate(lines):
+        svg.text(24, y + i * 20, line)
+    return y + len(lines) * 20
+
+
+def global_panel(svg, s, colour_of, cols=tuple(range(K)), low_high=False, under=""):
+    """A and B/X of one matrix in global memory."""
+    ax = P1[0] + 34
+    svg.text(ax, MAT_Y - 24, "A  64 × 64", weight="bold")
+    ticks_left(svg, ax, MAT_Y, E)
+    ticks_top(svg, ax, MAT_Y, E)
+    draw_global_a(svg, ax, MAT_Y, E, s["copy"])
+    bx = ax + N * E + 22
+    svg.text(bx, MAT_Y - 24, "B → X  64 × k", weight="bold")
+    end = draw_columns(svg, bx, MAT_Y, E, COL_W, cols, colour_of)
+    if low_high:
+        brace_right(svg, end + 3, MAT_Y, MAT_Y + 32 * E, "x_low")
+        brace_right(svg, end + 3, MAT_Y + 32 * E, MAT_Y + 64 * E, "x_high")
+    svg.text(bx, MAT_Y + N * E + 16, under, size=SMALL_SIZE, fill=MUTED)
+    svg.text(ax, MAT_Y + N * E + 16, s["a_copy"], size=SMALL_SIZE, fill=MUTED)
+
+
+def block_strip_one_per_matrix(svg, note):
+    """What one block covers, steps 01-12: block b solves matrix b, all of its columns."""
+    x0, y = P1[0] + 14, MAT_Y + N * E + 48
+    svg.text(x0, y, "one block = one matrix, all k columns", weight="bold")
+    for b in range(5):
+        x = x0 + b * 58
+        svg.rect(x - 4, y + 10, 52, 44, stroke=OWNERS[b], sw=1.6, rx=4)
+        mini_matrix(svg, x + 2, y + 16, 26)
+        svg.text(x + 22, y + 70, f"block {b}", size=SMALL_SIZE, anchor="middle", fill=MUTED)
+    svg.text(x0 + 5 * 58 + 2, y + 40, "…", fill=MUTED)
+    svg.text(x0, y + 90, note, size=SMALL_SIZE, fill=MUTED)
+
+
+def lane_grid(svg, x, y, cell, colours, labels, lanes=32, height=11):
+    """Registers of a warp: one column per lane, one row per register."""
+    for i, (name, colour) in enumerate(zip(labels, colours)):
+        yy = y + i * (height + 4)
+        svg.text(x - 6, yy + height - 1.5, name, size=SMALL_SIZE, anchor="end")
+        svg.rect(x, yy, lanes * cell, height, fill=colour)
+        for l in range(1, lanes):
+            svg.line(x + l * cell, yy, x + l * cell, yy + height, stroke="#ffffff", sw=0.6)
+        svg.rect(x, yy, lanes * cell, height, stroke=EDGE, sw=0.8)
+    for l in (0, 8, 16, 24, 31):
+        svg.text(x + (l + 0.5) * cell, y - 4, str(l), size=SMALL_SIZE, anchor="middle", fill=MUTED)
+
+
+def butterfly(svg, x, y, cell, dy=14, lanes=32):
+    """The warp's butterfly sum: lane i adds lane i ^ d for d = 16, 8, 4, 2, 1."""
+    for lev, d in enumerate((16, 8, 4, 2, 1)):
+        y0, y1 = y + lev * dy, y + (lev + 1) * dy
+        for i in range(lanes):
+            svg.line(x + (i + 0.5) * cell, y0, x + ((i ^ d) + 0.5) * cell, y1, stroke=MUTED, sw=0.45)
+        svg.text(x - 6, y0 + dy * 0.5 + 4, f"^{d}", size=SMALL_SIZE, anchor="end", fill=MUTED)
+    for lev in range(6):
+        for i in range(lanes):
+            svg.rect(x + (i + 0.5) * cell - 1, y + lev * dy - 1, 2, 2, fill=INK)
+    return y + 5 * dy
+
+
+def fan_out(svg, x, y, cell, src, h, lanes=32):
+    """One lane's value broadcast to every lane (a shuffle)."""
+    sx = x + (src + 0.5) * cell
+    for i in range(lanes):
+        svg.line(sx, y, x + (i + 0.5) * cell, y + h, stroke=HILITE, sw=0.8)
+    for i in range(lanes):
+        svg.rect(x + (i + 0.5) * cell - 1, y + h - 1, 2, 2, fill=INK)
+    svg.rect(sx - 3, y - 3, 6, 6, fill=HILITE, stroke=INK, sw=0.6)
+    return y + h
+
+
+def bank_bar(svg, x, y, hits, cell=7, message=None):
+    """The 32 banks and how many of a warp's 32 words one load puts in each."""
+    worst = 1 if message else max(hits)
+    svg.text(x, y, "banks 0-31: one load of the warp", size=SMALL_SIZE, weight="bold")
+    y += 8
+    for b in range(32):
+        fill = "#ffffff" if hits[b] == 0 else (BAD if worst > 1 else GOOD)
+        svg.rect(x + b * cell, y, cell, 12, fill=fill, stroke=TILE_LINE, sw=0.6)
+    svg.rect(x, y, 32 * cell, 12, stroke=EDGE, sw=0.8)
+    if worst > 1:
+        b = hits.index(worst)
+        svg.text(x + 32 * cell / 2, y + 24, f"{worst} words in bank {b}: {worst} passes", size=SMALL_SIZE,
+                 anchor="middle", fill=BAD, weight="bold")
+    else:
+        svg.text(x + 32 * cell / 2, y + 24, message or "one word per bank: 1 pass", size=SMALL_SIZE,
+                 anchor="middle", fill=GOOD, weight="bold")
+
+
+def sa_caption(svg, sx, lines):
+    y = MAT_Y + N * E + 16
+    for i, line in enumerate(lines):
+        svg.text(sx, y + i * 15, line, size=SMALL_SIZE, fill=MUTED)
+    return y + len(lines) * 15
+
+
+def shared_notes(svg, lines):
+    for i, line in enumerate(lines):
+        svg.text(P2[0] + 14, P_TOP + P_H - 14 - (len(lines) - 1 - i) * 16, line, size=SMALL_SIZE, fill=MUTED)
+
+
+def callout(svg, sx, y, x_from, lines):
+    """A leader from a highlighted spot of sA to a two-line label right of it."""
+    svg.line(x_from, y, sx + CALLOUT_X * E - 3, y, stroke=HILITE, sw=1)
+    for i, line in enumerate(lines):
+        svg.label(sx + CALLOUT_X * E, y + 4 + i * 14, line)
+
+
+# --- steps 01-07: a warp per column --------------------------------------------------------------
+
+def warp_colour(low_high):
+    def colour(r, c):
+        return tint(OWNERS[c], 0.55) if (low_high and r >= 32) else OWNERS[c]
+    return colour
+
+
+def draw_warp_step(s):
+    svg = Svg(WIDTH, STEP_H)
+    step_frame(svg, s, "REGISTERS (one lane)")
+    in_regs = s["family"] != "01"
+    global_panel(svg, s, warp_colour(in_regs), low_high=in_regs, under="warp w = column w")
+    block_strip_one_per_matrix(svg, "block (32, k): k warps, one per column")
+
+    # shared memory: sA (and step 01's sXt), with what one row or step reads
+    sx = P2[0] + 34
+    stride = s["stride"]
+    svg.text(sx, MAT_Y - 24, f"sA  64 × {stride} floats", weight="bold")
+    ticks_left(svg, sx, MAT_Y, E)
+    ticks_top(svg, sx, MAT_Y, E, values=(0, 32, 63) if stride == N else (0, 32, 64))
+    draw_shared_a(svg, sx, MAT_Y, E, stride, "all")
+    y = sa_caption(svg, sx, [f"row r at `sA[{stride}·r]`: {N * stride * 4:,} B"])
+    if s["read"] == "row":
+        r = 40
+        svg.rect(sx, MAT_Y + r * E - 0.5, r * E, E + 1, fill=HILITE, stroke=HILITE, sw=1)
+        svg.line(sx + 20 * E, MAT_Y + r * E - 1, sx + 20 * E, MAT_Y + 22 * E, stroke=HILITE, sw=1)
+        svg.label(sx + 4, MAT_Y + 21 * E, "row 40: lane j reads [40][j], [40][32+j]")
+    else:
+        j = 5
+        svg.rect(sx + j * E - 0.5, MAT_Y + (j + 1) * E, E + 1, (N - j - 1) * E, fill=HILITE, stroke=HILITE, sw=1)
+        callout(svg, sx, MAT_Y + 16 * E, sx + (j + 1) * E + 1, ["column 5: lane i", "reads rows i, 32+i"])
+    if s["read"] == "row":
+        hits = [0] * 32
+        for j in range(32):
+            hits[(40 * stride + j) % 32] += 1
+    else:
+        hits = [0] * 32
+        for i in range(32):
+            hits[(i * stride + 5) % 32] += 1
+    if s["family"] != "01":
+        bank_bar(svg, sx, y + 26, hits)
+    if s["family"] == "01":
+        ty = y + 24
+        svg.text(sx, ty - 8, "sXt  k × 64 (X transposed)", weight="bold")
+        for c in range(K):
+            svg.rect(sx, ty + c * 6, N * E, 6, fill=OWNERS[c])
+        svg.rect(sx, ty, N * E, K * 6, stroke=EDGE, sw=1)
+        svg.rect(sx - 1, ty + 3 * 6 - 1, 40 * E + 2, 8, stroke=HILITE, sw=2)
+        svg.text(sx, ty + K * 6 + 15, "column w at `sXt[64·w]`: B in, X out", size=SMALL_SIZE, fill=MUTED)
+    shared_notes(svg, s["shared_notes"])
+
+    # registers of one lane, and how a row's value moves between the lanes
+    x0 = P3[0] + 14
+    gx = P3[0] + 62
+    cell = 7
+    w = 3
+    y = MAT_Y - 24
+    if in_regs:
+        svg.text(x0, y, "lane i of warp w (w = 3 drawn)", weight="bold")
+        lane_grid(svg, gx, y + 26, cell, [OWNERS[w], tint(OWNERS[w], 0.55)], ["x_low", "x_high"])
+        svg.text(x0, y + 74, "`x_low`  = X row i of column w", size=SMALL_SIZE)
+        svg.text(x0, y + 89, "`x_high` = X row 32 + i", size=SMALL_SIZE)
+    else:
+        svg.text(x0, y, "lane j of warp w (w = 3 drawn)", weight="bold")
+        lane_grid(svg, gx, y + 26, cell, [tint(OWNERS[w], 0.55)], ["sum"])
+        svg.text(x0, y + 59, "`sum = a[r][j]·x[j] + a[r][32+j]·x[32+j]`", size=SMALL_SIZE)
+        svg.text(x0, y + 74, "no row of X stays in a register", size=SMALL_SIZE)
+    y += 122
+    if s["read"] == "row":
+        svg.text(x0, y, "row r: Σ over the 32 lanes", weight="bold")
+        end = butterfly(svg, gx, y + 14, cell)
+        if s["family"] == "01":
+            svg.text(x0, end + 22, "lane 0: `sXt[w][r] = (b_r - sum) / a_rr`", size=SMALL_SIZE)
+        else:
+            svg.text(x0, end + 22, "lane r mod 32 updates its x_low or x_high", size=SMALL_SIZE)
+        svg.text(x0, end + 38, "chain per row: 5 shuffle + add levels, then ÷", size=SMALL_SIZE, fill=MUTED)
+    else:
+        svg.text(x0, y, "step j: x_j to every lane", weight="bold")
+        end = fan_out(svg, gx, y + 16, cell, 5, 54)
+        svg.text(gx + 5.5 * cell + 9, y + 14, "lane j mod 32 (j = 5)", size=SMALL_SIZE)
+        svg.text(x0, end + 22, "owner scales by 1/a_jj, `__shfl_sync(x, j)`,", size=SMALL_SIZE)
+        svg.text(x0, end + 38, "then each lane: `fmaf` on x_low and x_high", size=SMALL_SIZE)
+        svg.text(x0, end + 54, "chain per row: 1 shuffle + 2 fmaf", size=SMALL_SIZE, fill=MUTED)
+
+    notes(svg, s["notes"], P_TOP + P_H + 26)
+    items = [("box", OWNERS[0], "warp 0"), ("box", OWNERS[1], "warp 1"), ("box", OWNERS[2], "… one per warp")]
+    if in_regs:
+        items.append(("box", tint(OWNERS[0], 0.55), "x_high rows"))
+    items += [("box", A_USED, "A, read"), ("box", A_SPARE, "A, unread"), ("box", HILITE, "read now")]
+    if stride > N:
+        items.append(("hatch", None, "padding"))
+    legend(svg, items, STEP_H - 62)
+    return svg
+
+
+# --- steps 08-12: a thread per column ------------------------------------------------------------
+
+def thread_colour(r, c):
+    return OWNERS[c % 8] if c < K else A_EMPTY
+
+
+def inside_thread(svg, x0, gx, y, cell, panel_read):
+    """One thread's 64 registers and what a step (or a panel) of the solve does to them."""
+    svg.text(x0, y, "inside thread 3: no other thread", weight="bold")
+    yy = y + 14
+    svg.rect(gx, yy, N * cell, 10, fill=OWNERS[3], stroke=EDGE, sw=0.6)
+    j = 8
+    width = 4 if panel_read else 1
+    svg.rect(gx + j * cell - 1, yy - 2, width * cell + 2, 14, stroke=HILITE, sw=2)
+    src = gx + (j + width / 2) * cell
+    for i in (16, 26, 36, 46, 56, 63):
+        svg.path(f"M{num(src)},{num(yy + 12)} Q{num((src + gx + (i + 0.5) * cell) / 2)},{num(yy + 44)} "
+                 f"{num(gx + (i + 0.5) * cell)},{num(yy + 12)}", stroke=HILITE, sw=0.9)
+    svg.text(gx + (j + width / 2) * cell, yy + 26, "j0" if panel_read else "j", size=SMALL_SIZE,
+             anchor="middle", fill=HILITE)
+    yy += 58
+    if panel_read:
+        svg.text(x0, yy, "panel j0..j0+3 solved in turn, then each", size=SMALL_SIZE)
+        svg.text(x0, yy + 15, "row i below: one 16-byte load, 4 `fmaf`", size=SMALL_SIZE)
+    else:
+        svg.text(x0, yy, "step j: `x[j] *= 1/a_jj`, then", size=SMALL_SIZE)
+        svg.text(x0, yy + 15, "`x[i] = fmaf(-a_ij, x[j], x[i])`, all i > j", size=SMALL_SIZE)
+    svg.text(x0, yy + 31, "no shuffle, no reduction", size=SMALL_SIZE, fill=MUTED)
+
+
+def thread_strips(svg, gx, y, cell, threads, colour_of, label_of):
+    """Threads as rows of 64 registers x[0..63]; returns the y below them."""
+    for r in (0, 32, 63):
+        svg.text(gx + (r + 0.5) * cell, y - 4, f"x[{r}]", size=SMALL_SIZE, anchor="middle", fill=MUTED)
+    for i, c in enumerate(threads):
+        yy = y + i * 13
+        if c is None:
+            svg.text(gx + N * cell / 2, yy + 9, "…", size=SMALL_SIZE, anchor="middle", fill=MUTED)
+            continue
+        svg.text(gx - 6, yy + 9, label_of(c), size=SMALL_SIZE, anchor="end")
+        svg.rect(gx, yy, N * cell, 10, fill=colour_of(c), stroke=EDGE, sw=0.6)
+    return y + len(threads) * 13
+
+
+def flat_bar(svg, x, y, width=224):
+    """Step 12's sA as stored: 2,176 floats, row group m taking 16(m + 1) of them."""
+    total = row_offset(N)
+    svg.text(x, y, "as stored: 2,176 floats = 8,704 B", size=SMALL_SIZE, weight="bold")
+    y += 8
+    for m in range(N // 4):
+        x0 = x + row_offset(4 * m) / total * width
+        x1 = x + row_offset(4 * m + 4) / total * width
+        svg.rect(x0, y, x1 - x0, 12, fill=A_USED if m % 2 == 0 else A_SPARE, stroke=EDGE, sw=0.4)
+    svg.rect(x, y, width, 12, stroke=EDGE, sw=0.8)
+    svg.text(x, y + 25, "group m (4 rows): 16(m+1) floats", size=SMALL_SIZE, fill=MUTED)
+    return y + 25
+
+
+def draw_thread_step(s):
+    svg = Svg(WIDTH, STEP_H)
+    step_frame(svg, s)
+    global_panel(svg, s, thread_colour, under="thread c = column c")
+    block_strip_one_per_matrix(svg, "block: 1, 2 or 4 warps (k ≤ 128), thread c = column c")
+
+    sx = P2[0] + 34
+    stride = s["stride"]
+    ticks_left(svg, sx, MAT_Y, E)
+    if s["packed"]:
+        svg.text(sx, MAT_Y - 24, "sA  packed lower triangle", weight="bold")
+        ticks_top(svg, sx, MAT_Y, E, values=(0, 63))
+        draw_packed_a(svg, sx, MAT_Y, E)
+        y = sa_caption(svg, sx, ["rows 4m..4m+3: 4(m+1) floats each"])
+        y = flat_bar(svg, sx, y + 12) - 4
+    else:
+        svg.text(sx, MAT_Y - 24, f"sA  64 × {stride} floats", weight="bold")
+        ticks_top(svg, sx, MAT_Y, E, values=(0, 32, 63) if stride == N else (0, 32, 64))
+        draw_shared_a(svg, sx, MAT_Y, E, stride, s["copy"])
+        y = sa_caption(svg, sx, [f"row r at `sA[{stride}·r]`: {N * stride * 4:,} B"])
+    i = 40
+    start = row_offset(i) if s["packed"] else i * stride
+    if s["read"] == "broadcast":
+        hits = [0] * 32
+        hits[(start + 8) % 32] = 1
+        bank_bar(svg, sx, y + 26, hits, message="one word for all: broadcast, 1 pass")
+    else:
+        hits = [0] * 32
+        for q in range(4):
+            hits[(start + 8 + q) % 32] = 1
+        bank_bar(svg, sx, y + 26, hits, message="16 bytes for all: broadcast, 1 pass")
+    if s["read"] == "broadcast":
+        j = 8
+        svg.rect(sx + j * E - 1, MAT_Y + i * E - 1, E + 2, E + 2, fill=HILITE, stroke=HILITE, sw=1)
+        callout(svg, sx, MAT_Y + (i + 0.5) * E, sx + (j + 1) * E + 2, ["a_ij: all threads", "read one word"])
+    else:
+        j0 = 8
+        svg.rect(sx + j0 * E, MAT_Y + j0 * E, 4 * E, 4 * E, stroke=HILITE, sw=1.4)
+        svg.rect(sx + j0 * E, MAT_Y + i * E - 0.5, 4 * E, E + 1, fill=HILITE, stroke=HILITE, sw=1)
+        callout(svg, sx, MAT_Y + (i + 0.5) * E, sx + (j0 + 4) * E + 1, ["row i, j0..j0+3:", "one 16-byte load"])
+    shared_notes(svg, s["shared_notes"])
+
+    x0 = P3[0] + 14
+    gx = P3[0] + 58
+    cell = 3.5
+    y = MAT_Y - 24
+    svg.text(x0, y, "thread c holds column c", weight="bold")
+    end = thread_strips(svg, gx, y + 26, cell, list(range(K)) + [K],
+                        lambda c: OWNERS[c] if c < K else A_EMPTY,
+                        lambda c: f"c = {c}" if c < K else "8-31")
+    svg.text(x0, end + 14, "threads c ≥ k (here 8-31) hold zeros", size=SMALL_SIZE, fill=MUTED)
+    inside_thread(svg, x0, gx, end + 46, cell, s["read"] != "broadcast")
+
+    notes(svg, s["notes"], P_TOP + P_H + 26)
+    items = [("box", OWNERS[0], "thread 0"), ("box", OWNERS[1], "thread 1"),
+             ("box", OWNERS[2], "… one per thread"), ("box", A_USED, "A, read")]
+    if s["copy"] == "all":
+        items.append(("box", A_SPARE, "A, unread"))
+    else:
+        if s["copy"] == "chunks":
+            items.append(("box", A_SPARE, "copied, unread"))
+        items.append(("dash", EDGE, "not copied"))
+    items.append(("box", HILITE, "read now"))
+    if stride > N and not s["packed"]:
+        items.append(("hatch", None, "padding"))
+    legend(svg, items, STEP_H - 62)
+    return svg
+
+
+# --- step 13: T threads per column -----------------------------------------------------------------
+
+T13 = 8
+
+
+def draw_step13(s):
+    h = STEP_H + 20
+    svg = Svg(WIDTH, h)
+    step_frame(svg, s)
+    global_panel(svg, s, lambda r, c: OWNERS[r % T13], under="t = row mod 8")
+
+    # what one block covers: a column group of one matrix
+    x0, y = P1[0] + 14, MAT_Y + N * E + 48
+    svg.text(x0, y, "one block = 8 columns of one matrix", weight="bold")
+    for b in range(2):
+        x = x0 + b * 150
+        mini_matrix(svg, x + 2, y + 16, 30, k_strip=False)
+        for g in range(3):
+            gx = x + 38 + g * 26
+            svg.rect(gx, y + 16, 18, 30, fill=A_SPARE, stroke=EDGE, sw=1.2)
+            svg.text(gx + 9, y + 60, f"{b},{g}", size=SMALL_SIZE, anchor="middle", fill=MUTED)
+    svg.text(x0 + 300, y + 36, "…", fill=MUTED)
+    svg.text(x0, y + 78, "grid (matrices, ⌈k/8⌉), k = 24 drawn:", size=SMALL_SIZE, fill=MUTED)
+    svg.text(x0, y + 93, "each block copies its matrix's A itself", size=SMALL_SIZE, fill=MUTED)
+
+    sx = P2[0] + 34
+    stride = 68
+    svg.text(sx, MAT_Y - 24, "sA  64 × 68 floats (T > 1)", weight="bold")
+    ticks_left(svg, sx, MAT_Y, E)
+    ticks_top(svg, sx, MAT_Y, E, values=(0, 32, 64))
+    draw_shared_a(svg, sx, MAT_Y, E, stride, "chunks")
+    j0, s0 = 8, 16
+    svg.rect(sx + j0 * E, MAT_Y + j0 * E, 4 * E, 4 * E, stroke=HILITE, sw=1.4)
+    for t in range(T13):
+        svg.rect(sx + j0 * E, MAT_Y + (s0 + t) * E + 0.3, 4 * E, E - 0.6, fill=OWNERS[t])
+    svg.rect(sx + j0 * E - 1, MAT_Y + s0 * E - 1, 4 * E + 2, T13 * E + 2, stroke=HILITE, sw=1.4)
+    callout(svg, sx, MAT_Y + (s0 + 4) * E, sx + (j0 + 4) * E + 2, ["rows 16-23: 8 threads,", "8 rows at once"])
+    y = sa_caption(svg, sx, ["row r at `sA[68·r]`: 17,408 B", "T = 1: step 12's packed triangle"])
+    # where the 8 threads' 16-byte reads of rows 16..23, columns 8..11 land: 8 four-bank groups
+    y += 18
+    svg.text(sx, y, "banks 0-31: a 16-byte read, 8 lanes", size=SMALL_SIZE, weight="bold")
+    y += 8
+    group_of = {(17 * (s0 + t) + j0 // 4) % 8: t for t in range(T13)}
+    for g in range(8):
+        t = group_of.get(g)
+        svg.rect(sx + g * 28, y, 28, 12, fill=OWNERS[t] if t is not None else "#ffffff", stroke="#ffffff", sw=1)
+    svg.rect(sx, y, 8 * 28, 12, stroke=EDGE, sw=0.8)
+    svg.text(sx + 112, y + 24, "8 rows, 8 groups: 1 pass", size=SMALL_SIZE, anchor="middle", fill=GOOD,
+             weight="bold")
+    shared_notes(svg, s["shared_notes"])
+
+    # registers: the 8 threads of one column
+    x0 = P3[0] + 14
+    gx = P3[0] + 58
+    cw = 22
+    y = MAT_Y - 24
+    svg.text(x0, y, "column 0's threads t = 0..7", weight="bold")
+    svg.text(gx - 6, y + 22, "x[q]", size=SMALL_SIZE, anchor="end", fill=MUTED)
+    for q in range(8):
+        svg.text(gx + (q + 0.5) * cw, y + 22, str(q), size=SMALL_SIZE, anchor="middle", fill=MUTED)
+    for t in range(T13):
+        yy = y + 28 + t * 15
+        svg.text(gx - 6, yy + 11, f"t = {t}", size=SMALL_SIZE, anchor="end")
+        for q in range(8):
+            svg.rect(gx + q * cw, yy, cw, 13, fill=OWNERS[t], stroke="#ffffff", sw=0.8)
+            svg.text(gx + (q + 0.5) * cw, yy + 10.5, str(t + T13 * q), size=SMALL_SIZE - 1, anchor="middle",
+                     fill=OWNER_TEXT[t])
+    yy = y + 28 + T13 * 15 + 16
+    svg.text(x0, yy, "cells show rows: `x[q]` of thread t = row t + 8q", size=SMALL_SIZE, fill=MUTED)
+    svg.text(x0, yy + 26, "panel j0, in all 8 threads:", weight="bold")
+    svg.text(x0, yy + 43, "`v[0..3]` ← rows j0..j0+3 by `__shfl_sync`,", size=SMALL_SIZE)
+    svg.text(x0, yy + 58, "solve the 4×4 block; owners keep the result;", size=SMALL_SIZE)
+    svg.text(x0, yy + 73, "own rows below: 16-byte load, 4 `fmaf`", size=SMALL_SIZE)
+    # T variants as a strip of one column's first 16 rows
+    vy = yy + 98
+    svg.text(x0, vy, "rows 0-15 of a column, by T", size=SMALL_SIZE, weight="bold")
+    for i, (t_, label) in enumerate(((8, "T = 8: 8 columns/block"), (2, "T = 2: 32 or 64 columns"),
+                                     (1, "T = 1: 64 or 128 columns"))):
+        yy2 = vy + 8 + i * 15
+        for r in range(16):
+            svg.rect(gx + r * 6, yy2, 6, 11, fill=OWNERS[r % t_], stroke="#ffffff", sw=0.5)
+        svg.text(x0 + 30, yy2 + 9.5, f"T={t_}", size=SMALL_SIZE, anchor="end")
+        svg.text(gx + 16 * 6 + 8, yy2 + 9.5, label.split(": ")[1], size=SMALL_SIZE, fill=MUTED)
+
+    notes(svg, s["notes"], P_TOP + P_H + 26)
+    items = [("box", OWNERS[0], "t = 0"), ("box", OWNERS[1], "t = 1"), ("box", OWNERS[2], "… one per t"),
+             ("box", A_USED, "A, read"), ("box", A_SPARE, "copied, unread"), ("dash", EDGE, "not copied"),
+             ("edge", HILITE, "read now"), ("hatch", None, "padding")]
+    legend(svg, items, h - 62)
+    return svg
+
+
+# --- step 14: persistent blocks ------------------------------------------------------------------
+
+G14 = 4   # resident blocks drawn
+
+
+def draw_step14(s):
+    h = 760
+    svg = Svg(WIDTH, h)
+    step_frame(svg, s)
+    cols = list(range(6)) + [None, 63]
+    global_panel(svg, s, lambda r, c: OWNERS[c % 8], cols=cols, under="thread c = column c")
+
+    x0, y = P1[0] + 14, MAT_Y + N * E + 48
+    svg.text(x0, y, f"one block walks m, m+G, m+2G (G = {G14})", weight="bold")
+    for m in range(12):
+        x = x0 + m * 25
+        g = m % G14
+        svg.rect(x, y + 12, 21, 21, fill="#ffffff", stroke=OWNERS[g], sw=2)
+        svg.poly([(x + 2, y + 14), (x + 19, y + 31), (x + 2, y + 31)], fill=A_USED)
+        svg.text(x + 10.5, y + 47, str(m), size=SMALL_SIZE, anchor="middle", fill=MUTED)
+    svg.text(x0, y + 64, "matrix m, framed in its block's colour:", size=SMALL_SIZE, fill=MUTED)
+    svg.text(x0, y + 79, "block g solves g, g+4, g+8 (grid = G blocks,", size=SMALL_SIZE, fill=MUTED)
+    svg.text(x0, y + 94, "as many as the GPU holds at once)", size=SMALL_SIZE, fill=MUTED)
+
+    # shared memory: two packed buffers of A and one of B
+    e2 = 1.85
+    sx = P2[0] + 16
+    svg.text(sx, MAT_Y - 24, "sA  2 packed buffers of 8,704 B", weight="bold")
+    for b in range(2):
+        bx = sx + b * (N * e2 + 10)
+        svg.text(bx, MAT_Y - 6, f"buffer {b}", size=SMALL_SIZE, fill=MUTED)
+        draw_packed_a(svg, bx, MAT_Y, e2, fill_used=BUF[b])
+    yb = MAT_Y + N * e2 + 34
+    svg.text(sx, yb - 8, "sB  64 × k floats, flat like B", weight="bold")
+    sbw = 2 * N * e2 + 10
+    cw = sbw / N
+    for c in range(N):
+        svg.rect(sx + c * cw, yb, cw, 64, fill=tint(OWNERS[c % 8], 0.3))
+    svg.rect(sx, yb, sbw, 64, stroke=EDGE, sw=1)
+    svg.text(sx, yb + 80, "next matrix's B; thread c takes column c", size=SMALL_SIZE, fill=MUTED)
+    svg.text(sx, yb + 95, "16 KB at k = 64, 32 KB at k = 128", size=SMALL_SIZE, fill=MUTED)
+    shared_notes(svg, s["shared_notes"])
+
+    x0 = P3[0] + 14
+    gx = P3[0] + 58
+    cell = 3.5
+    y = MAT_Y - 24
+    svg.text(x0, y, "thread c holds column c (T = 1)", weight="bold")
+    end = thread_strips(svg, gx, y + 26, cell, list(range(6)) + [None, 63], lambda c: OWNERS[c % 8],
+                        lambda c: f"c = {c}")
+    svg.text(x0, end + 14, "64 or 128 threads: one per column", size=SMALL_SIZE, fill=MUTED)
+    inside_thread(svg, x0, gx, end + 46, cell, True)
+
+    # one block over time
+    ty = P_TOP + P_H + 30
+    svg.text(24, ty, "one block over time: the next matrix's copies are in flight while this one is solved",
+             weight="bold")
+    lane_y = (ty + 16, ty + 44)
+    svg.text(128, lane_y[0] + 14, "cp.async", size=SMALL_SIZE, anchor="end")
+    svg.text(128, lane_y[1] + 14, "threads", size=SMALL_SIZE, anchor="end")
+    x = 136.0
+    svg.rect(x, lane_y[0], 140, 20, fill=BUF[0], stroke=EDGE, sw=0.8)
+    svg.text(x + 70, lane_y[0] + 14, "A(m)→buf 0, B(m)→sB", size=SMALL_SIZE, anchor="middle")
+    svg.text(x + 70, lane_y[1] + 14, "wait", size=SMALL_SIZE, anchor="middle", fill=MUTED)
+    x += 142
+    for it, (mm, buf) in enumerate((("m", 0), ("m+G", 1), ("m+2G", 0))):
+        svg.rect(x, lane_y[1], 44, 20, fill="#ffffff", stroke=EDGE, sw=0.8)
+        svg.text(x + 22, lane_y[1] + 14, "x ← sB", size=SMALL_SIZE, anchor="middle")
+        x += 46
+        nxt = ("m+G", "m+2G", "m+3G")[it]
+        svg.rect(x, lane_y[0], 132, 20, fill=BUF[1 - buf], stroke=EDGE, sw=0.8)
+        svg.text(x + 66, lane_y[0] + 14, f"A({nxt})→buf {1 - buf}, B→sB", size=SMALL_SIZE, anchor="middle")
+        svg.rect(x, lane_y[1], 160, 20, fill=BUF[buf], stroke=EDGE, sw=0.8)
+        svg.text(x + 80, lane_y[1] + 14, f"solve {mm} · buf {buf}", size=SMALL_SIZE, anchor="middle")
+        x += 162
+    svg.text(x + 4, lane_y[1] + 14, "…", fill=MUTED)
+    svg.line(136, lane_y[1] + 30, x + 20, lane_y[1] + 30, stroke=MUTED, sw=1, arrow=True)
+    svg.text(x + 20, lane_y[1] + 44, "time", size=SMALL_SIZE, anchor="end", fill=MUTED)
+
+    notes(svg, s["notes"], lane_y[1] + 70)
+    items = [("box", OWNERS[0], "thread 0"), ("box", OWNERS[1], "thread 1"),
+             ("box", OWNERS[2], "… one per thread (or block)"), ("box", BUF[0], "buffer 0"),
+             ("box", BUF[1], "buffer 1"), ("box", A_SPARE, "copied, unread"), ("box", HILITE, "read now")]
+    legend(svg, items, h - 62)
+    return svg
+
+
+# ---------------------------------------------------------------------------------------------
+# Banks: a warp reading one column of A at row strides 64, 65 and 63.
+
+def draw_banks():
+    h = 660
+    svg = Svg(WIDTH, h)
+    frame(svg, "Shared-memory banks: a warp reads one column of A",
+          "At row stride 64 a column read puts all 32 lanes in one bank (32 passes); at 65 or 63 it spreads over all 32.")
+    svg.text(24, 58, "Lane i reads the word `i·s + j` (row i, column j of sA, row stride s), in bank (i·s + j) mod 32. "
+                     "Drawn for j = 0.")
+    cases = [(64, "s = 64 · step 06 at n = 64"), (65, "s = 65 · step 07, any n"), (63, "s = 63 · step 06 at n = 63")]
+    pw, gap, top, ph = 296, 16, 74, 408
+    cell = 7
+    for p, (stride, heading) in enumerate(cases):
+        px = 16 + p * (pw + gap)
+        panel(svg, px, top, pw, ph, heading)
+        gx, gy = px + 48, top + 64
+        banks = [(i * stride) % 32 for i in range(32)]
+        per_bank = {b: banks.count(b) for b in banks}
+        worst = max(per_bank.values())
+        svg.rect(gx, gy, 32 * cell, 32 * cell, fill="#ffffff")
+        for b in range(0, 33, 8):
+            svg.line(gx + b * cell, gy, gx + b * cell, gy + 32 * cell, stroke=TILE_LINE, sw=0.6)
+        for i in range(0, 33, 8):
+            svg.line(gx, gy + i * cell, gx + 32 * cell, gy + i * cell, stroke=TILE_LINE, sw=0.6)
+        colour = BAD if worst > 1 else GOOD
+        for i, b in enumerate(banks):
+            svg.rect(gx + b * cell + 0.5, gy + i * cell + 0.5, cell - 1, cell - 1, fill=colour)
+        svg.rect(gx, gy, 32 * cell, 32 * cell, stroke=EDGE, sw=1)
+        for v in (0, 8, 16, 24, 31):
+            svg.text(gx + (v + 0.5) * cell, gy - 4, str(v), size=SMALL_SIZE, anchor="middle", fill=MUTED)
+            svg.text(gx - 4, gy + (v + 0.5) * cell + 4, str(v), size=SMALL_SIZE, anchor="end", fill=MUTED)
+        svg.text(gx + 16 * cell, gy - 18, "bank", size=SMALL_SIZE, anchor="middle", fill=MUTED)
+        svg.text(gx - 26, gy + 16 * cell, "lane", size=SMALL_SIZE, anchor="middle", fill=MUTED, rotate=-90)
+        y = gy + 32 * cell + 24
+        if worst > 1:
+            svg.text(px + 14, y, f"32 lanes, 1 bank: {worst} passes", weight="bold", fill=BAD)
+        else:
+            svg.text(px + 14, y, "32 lanes, 32 banks: 1 pass", weight="bold", fill=GOOD)
+        for r, (name, values) in enumerate((("lane", list(range(32))), ("word", [i * stride for i in range(32)]),
+                                            ("bank", banks))):
+            yy = y + 22 + r * 16
+            svg.text(px + 14, yy, name, size=SMALL_SIZE, fill=MUTED)
+            for i in range(4):
+                svg.text(px + 86 + i * 36, yy, str(values[i]), size=SMALL_SIZE, anchor="end")
+            svg.text(px + 208, yy, "…", size=SMALL_SIZE, anchor="middle", fill=MUTED)
+            svg.text(px + 250, yy, str(values[31]), size=SMALL_SIZE, anchor="end")
+        g = math.gcd(stride, 32)
+        svg.text(px + 14, y + 82, f"gcd({stride}, 32) = {g}: {g} lane{'s' if g > 1 else ''} per bank used",
+                 size=SMALL_SIZE, fill=MUTED)
+    notes(svg, [
+        "Rule: lanes a stride s apart meet in one bank every 32 / gcd(s, 32) lanes, so gcd(s, 32) lanes share each bank used.",
+        "s = 64: gcd 32, the whole warp in one bank. s = 65 or 63: gcd 1, no conflict; so for any odd s. s = 66: 2-way; 72: 8-way.",
+        "Hence step 07's fixed stride of 65 rather than n + 1: at n = 63, n + 1 = 64 would be 32-way again.",
+        "Another column j adds j to every word: every bank moves by j, the picture only shifts.",
+    ], top + ph + 28)
+    legend(svg, [("box", BAD, "a lane's word, bank shared (conflict)"), ("box", GOOD, "a lane's word, bank its own")],
+           h - 62)
+    return svg
+
+
+# ---------------------------------------------------------------------------------------------
+# Left-looking against right-looking on a 4 x 4.
+
+A4 = [[2, 0, 0, 0],
+      [1, 1, 0, 0],
+      [3, 1, 2, 0],
+      [1, 2, 1, 1]]
+X4 = [2, 1, 3, 1]
+B4 = [sum(A4[i][j] * X4[j] for j in range(4)) for i in range(4)]   # (4, 3, 13, 8)
+SUB = "₀₁₂₃"
+KNOWN = tint(GOOD, 0.72)
+NOW = tint(HILITE, 0.55)
+UPDATED = tint(OWNERS[4], 0.45)   # a y_i that just took a term
+
+
+def small_matrix(svg, x, y, cell, used=(), diag=None, size=SMALL_SIZE):
+    """A4 with the entries `used` filled and the diagonal entry `diag` outlined."""
+    for i in range(4):
+        for j in range(4):
+            fill = HILITE if (i, j) in used else ("#ffffff" if j > i else "#eeeeee")
+            svg.rect(x + j * cell, y + i * cell, cell, cell, fill=fill, stroke="#ffffff", sw=1)
+            svg.text(x + (j + 0.5) * cell, y + (i + 0.5) * cell + size * 0.36, str(A4[i][j]), size=size,
+                     anchor="middle", fill="#b0b0b0" if j > i else INK)
+    if diag is not None:
+        svg.rect(x + diag * cell + 1, y + diag * cell + 1, cell - 2, cell - 2, stroke=HILITE, sw=2)
+    svg.rect(x, y, 4 * cell, 4 * cell, stroke=EDGE, sw=1)
+
+
+def vector(svg, x, y, cell, values, fills, size=SMALL_SIZE, names=None):
+    for i, (v, f) in enumerate(zip(values, fills)):
+        svg.rect(x, y + i * cell, cell * 1.6, cell, fill=f, stroke=EDGE, sw=0.8)
+        svg.text(x + cell * 0.8, y + (i + 0.5) * cell + size * 0.36, str(v), size=size, anchor="middle")
+    if names:
+        svg.text(x + cell * 0.8, y - 5, names, size=SMALL_SIZE, anchor="middle", fill=MUTED)
+
+
+def chain(svg, x, y, boxes, fills):
+    """Boxes joined by arrows, one dependent chain; returns the x past the last box."""
+    for i, (label, fill) in enumerate(zip(boxes, fills)):
+        w = markup_width(label, SMALL_SIZE) + 12
+        svg.rect(x, y, w, 22, fill=fill, stroke=EDGE, sw=0.8, rx=3)
+        svg.text(x + w / 2, y + 15, label, size=SMALL_SIZE, anchor="middle")
+        x += w
+        if i < len(boxes) - 1:
+            svg.line(x + 1, y + 11, x + 13, y + 11, stroke=INK, sw=1.2, arrow=True)
+            x += 14
+    return x
+
+
+def draw_left_right():
+    h = 820
+    svg = Svg(WIDTH, h)
+    frame(svg, "Left-looking against right-looking forward substitution, on a 4 × 4",
+          "The same 6 multiply-adds and 4 divisions in another order: right-looking leaves one fmaf between x_j and x_j+1.")
+    # the system
+    y0, cell = 76, 24
+    svg.text(24, y0 + 12, "A", weight="bold")
+    small_matrix(svg, 44, y0, cell, size=TEXT_SIZE)
+    svg.text(44 + 4 * cell + 10, y0 + 2 * cell + 5, "·", size=18, anchor="middle")
+    vector(svg, 44 + 4 * cell + 20, y0, cell, [f"x{SUB[i]}" for i in range(4)], ["#ffffff"] * 4, size=TEXT_SIZE)
+    svg.text(44 + 4 * cell + 72, y0 + 2 * cell + 5, "=", size=16, anchor="middle")
+    vector(svg, 44 + 4 * cell + 84, y0, cell, B4, ["#ffffff"] * 4, size=TEXT_SIZE)
+    svg.text(44 + 4 * cell + 84 + cell * 0.8, y0 + 4 * cell + 16, "b", weight="bold", anchor="middle")
+    svg.text(44 + 4 * cell + 20 + cell * 0.8, y0 + 4 * cell + 16, "x", weight="bold", anchor="middle")
+    sx = 44 + 4 * cell + 160
+    svg.text(sx - 8, y0 + 2 * cell + 5, "x =", anchor="end")
+    vector(svg, sx, y0, cell, X4, [KNOWN] * 4, size=TEXT_SIZE)
+    tx = sx + 70
+    for i, line in enumerate(["A lower triangular, 1 or 2 on the diagonal; b = A·(2, 1, 3, 1),",
+                              "so every value below is an exact integer.",
+                              "Left-looking: row r waits for every earlier x, then sums and divides.",
+                              "Right-looking: y starts as b; once x_j is known, every later row",
+                              "takes its term a_ij·x_j at once."]):
+        svg.text(tx, y0 + 14 + i * 19, line)
+
+    top, ph = 200, 526
+    pw = 456
+    panels = [(16, "LEFT-LOOKING (steps 01-05)", "row r: a dot product of row r of A with the solved x, then ÷ a_rr"),
+              (16 + pw + 16, "RIGHT-LOOKING (steps 06-14)",
+         "y = b at first; once x_j is known, every later row i: y_i −= a_ij·x_j")]
+    for px, heading, line in panels:
+        panel(svg, px, top, pw, ph, heading)
+        svg.text(px + 12, top + 40, line, size=SMALL_SIZE + 1)
+    mc = 18          # cell of the small matrices
+    sy = top + 62    # first step
+    step_h = 92
+    # left-looking
+    px = 16
+    for r in range(4):
+        y = sy + r * step_h
+        svg.text(px + 12, y + 14, f"row {r}", weight="bold")
+        small_matrix(svg, px + 70, y, mc, used=[(r, j) for j in range(r)], diag=r)
+        fills = [KNOWN if i < r else NOW if i == r else "#ffffff" for i in range(4)]
+        vals = [X4[i] if i <= r else "?" for i in range(4)]
+        vector(svg, px + 160, y, mc, vals, fills, names="x" if r == 0 else None)
+        terms = " + ".join(f"{A4[r][j]}·{X4[j]}" for j in range(r))
+        total = sum(A4[r][j] * X4[j] for j in range(r))
+        lines = [f"sum = {terms} = {total}" if r else "sum = 0 (no terms)",
+                 f"x{SUB[r]} = ({B4[r]} − {total}) / {A4[r][r]} = {X4[r]}"]
+        if r:
+            lines.append(f"waits for x{SUB[r - 1]}, then {r} product{'s' if r > 1 else ''} and the sum")
+        for i, t in enumerate(lines):
+            svg.text(px + 212, y + 14 + i * 19, t, size=TEXT_SIZE if i < 2 else SMALL_SIZE,
+                     fill=INK if i < 2 else MUTED)
+    # right-looking
+    px = 16 + pw + 16
+    y_state = list(B4)
+    for j in range(4):
+        y = sy + j * step_h
+        svg.text(px + 12, y + 14, f"step {j}", weight="bold")
+        small_matrix(svg, px + 70, y, mc, used=[(i, j) for i in range(j + 1, 4)], diag=j)
+        before = list(y_state)
+        x_j = before[j] // A4[j][j]
+        for i in range(j + 1, 4):
+            y_state[i] -= A4[i][j] * X4[j]
+        fills = [KNOWN if i < j else NOW if i == j else UPDATED for i in range(4)]
+        vals = [X4[i] if i <= j else y_state[i] for i in range(4)]
+        vector(svg, px + 160, y, mc, vals, fills, names="x | y" if j == 0 else None)
+        lines = [f"x{SUB[j]} = {before[j]} / {A4[j][j]} = {x_j}"]
+        lines += [f"y{SUB[i]} = {before[i]} − {A4[i][j]}·{X4[j]} = {y_state[i]}" for i in range(j + 1, 4)]
+        if j == 3:
+            lines.append("no row left below")
+        for i, t in enumerate(lines):
+            svg.text(px + 212, y + 14 + i * 18, t)
+    # dependent chains
+    cy = sy + 4 * step_h + 6
+    svg.text(16 + 12, cy, "dependent chain, x₁ to x₂", weight="bold")
+    chain(svg, 16 + 12, cy + 12, ["x₁", "a₂₁·x₁", "Σ with a₂₀·x₀", "(13 − Σ) / 2", "x₂"],
+          [KNOWN, NOW, NOW, NOW, KNOWN])
+    svg.text(16 + 12, cy + 54, "on a warp: products, a 5-level butterfly sum, ÷", size=SMALL_SIZE, fill=MUTED)
+    px = 16 + pw + 16
+    svg.text(px + 12, cy, "dependent chain, x₁ to x₂", weight="bold")
+    chain(svg, px + 12, cy + 12, ["x₁", "y₂ − 1·x₁ (fmaf)", "× 1/2", "x₂"], [KNOWN, NOW, NOW, KNOWN])
+    svg.text(px + 12, cy + 54, "a₂₀·x₀ was taken a step earlier, off the chain; on a warp,", size=SMALL_SIZE,
+             fill=MUTED)
+    svg.text(px + 12, cy + 69, "x_j reaches the lanes by one shuffle", size=SMALL_SIZE, fill=MUTED)
+    legend(svg, [("box", KNOWN, "x known"), ("box", NOW, "computed at this step"),
+                 ("box", HILITE, "entries of A used at this step"), ("edge", HILITE, "diagonal: ÷ or × 1/a"),
+                 ("box", UPDATED, "y updated")], h - 62)
+    return svg
+
+
+# ---------------------------------------------------------------------------------------------
+# What each step's map says. The drawings follow the steps' code: see the comments at the top of
+# each steps/NN_name/solve_tri.cu.
+
+WARP_LAUNCH = "grid: one block per matrix · block (32, k): warp w solves column w · drawn at n = 64, k = 8"
+THREAD_LAUNCH = ("grid: one block per matrix · block: a warp per 32 columns (k ≤ 128) · thread c solves column c · "
+                 "n = 64, k = 8")
+LOADS_02 = ("Lane i loads B[i][w] into `x_low`, B[32+i][w] into `x_high`, and stores X from them: X never enters "
+            "shared memory.")
+SAME_02 = "Map and reads as in step 03: lane i holds rows i and 32+i of column w; each row is a dot product over the warp."
+
+STEP_SPECS = [
+    {
+        "name": "01_shared_memory", "family": "01", "draw": draw_warp_step,
+        "title": "Step 01 · shared-memory baseline: who holds what",
+        "launch": WARP_LAUNCH, "copy": "all", "a_copy": "all, a float per thread",
+        "stride": 64, "read": "row",
+        "shared_notes": ["A and X both in shared memory"],
+        "notes": [
+            "Row r: lane j multiplies `sA[r][j]`·`sXt[w][j]` and `sA[r][32+j]`·`sXt[w][32+j]` (terms j < r): "
+            "consecutive words.",
+            "The warp sums the 32 products in a 5-level butterfly; lane 0 writes x_r back to `sXt[w][r]`.",
+            "Lane j copies B[j][w] and B[32+j][w] into sXt at the start, and X from there at the end.",
+        ],
+        "caption": "Step 01: A and the transposed X in shared memory; each row of a column is a dot product over a warp.",
+    },
+    {
+        "name": "02_register_storage", "family": "02", "draw": draw_warp_step,
+        "title": "Step 02 · the column of X in registers: who holds what",
+        "launch": WARP_LAUNCH, "copy": "all", "a_copy": "all, a float per thread",
+        "stride": 64, "read": "row",
+        "shared_notes": ["only A in shared memory"],
+        "notes": [
+            LOADS_02,
+            "Row r: lane j reads `sA[r][j]` and `sA[r][32+j]` (consecutive words, no conflict); a butterfly sums the warp.",
+            "The owner of row r, lane r mod 32, updates its register: x = (x − sum) / a_rr.",
+        ],
+        "caption": "Step 02: lane i of warp w keeps rows i and 32+i of column w in two registers; A alone is shared.",
+    },
+    {
+        "name": "03_loop_splitting", "family": "02", "draw": draw_warp_step,
+        "title": "Step 03 · the row loop split at 32: who holds what",
+        "launch": WARP_LAUNCH, "copy": "all", "a_copy": "all, a float per thread",
+        "stride": 64, "read": "row",
+        "shared_notes": ["only A in shared memory"],
+        "notes": [
+            LOADS_02,
+            "Rows 0-31 touch only `x_low`, rows 32-63 update only `x_high`: the row loop splits at 32, no per-row test.",
+            "Row r ≥ 32: lane j reads `sA[r][j]`·`x_low` and `sA[r][32+j]`·`x_high`; a butterfly; lane r − 32 updates.",
+        ],
+        "caption": "Step 03: the map of step 02; the row loop is split where x_low ends and x_high begins.",
+    },
+    {
+        "name": "04_fmaf_reciprocal", "family": "02", "draw": draw_warp_step,
+        "title": "Step 04 · reciprocal and fmaf: who holds what",
+        "launch": WARP_LAUNCH, "copy": "all", "a_copy": "all, a float per thread",
+        "stride": 64, "read": "row",
+        "shared_notes": ["only A in shared memory"],
+        "notes": [
+            SAME_02,
+            "Products accumulate with explicit `fmaf`; the owner lane updates x = fmaf(sum, −d, x·d), d = 1/a_rr.",
+        ],
+        "caption": "Step 04: the map of step 03; the diagonal update becomes a reciprocal and an fmaf.",
+    },
+    {
+        "name": "05_const_correctness", "family": "02", "draw": draw_warp_step,
+        "title": "Step 05 · const correctness: who holds what",
+        "launch": WARP_LAUNCH, "copy": "all", "a_copy": "all, a float per thread",
+        "stride": 64, "read": "row",
+        "shared_notes": ["only A in shared memory"],
+        "notes": [
+            "Map, reads and arithmetic as in step 04: lane i holds rows i and 32+i of column w; rows are dot products.",
+            "Every variable that never changes is const: besides loop counters and row sums, only `x_low`, `x_high` change.",
+        ],
+        "caption": "Step 05: the map of steps 02-04; const marks everything but the two registers.",
+    },
+    {
+        "name": "06_right_looking", "family": "06", "draw": draw_warp_step,
+        "title": "Step 06 · right-looking substitution: who holds what",
+        "launch": WARP_LAUNCH, "copy": "all", "a_copy": "all, a float per thread",
+        "stride": 64, "read": "column",
+        "shared_notes": ["only A in shared memory"],
+        "notes": [
+            "Step j: lane j mod 32 scales its register by 1/a_jj, and `__shfl_sync` hands x_j to all 32 lanes.",
+            "Lane i subtracts `sA[i][j]`·x_j from `x_low` (if i > j) and `sA[32+i][j]`·x_j from `x_high`: column j of A.",
+            "Row stride 64: the 32 lanes' words lie 64 apart, all in bank j mod 32: a 32-way conflict, 32 passes a load.",
+        ],
+        "caption": "Step 06: right-looking: registers as before, but each step reads a column of A, 32-way conflicted.",
+    },
+    {
+        "name": "07_padded_rows", "family": "06", "draw": draw_warp_step,
+        "title": "Step 07 · padded rows: who holds what",
+        "launch": WARP_LAUNCH, "copy": "all", "a_copy": "all, a float per thread",
+        "stride": 65, "read": "column",
+        "shared_notes": ["one pad word per row"],
+        "notes": [
+            "Registers and order as in step 06: step j broadcasts x_j, lane i updates rows i and 32+i with column j of A.",
+            "Rows 65 floats apart (one pad word each): lane i's word lies in bank (i + j) mod 32: 32 banks, one pass.",
+            "A fixed 65 rather than n + 1: n = 63 would give 64, 32-way again (see banks_06_07.svg).",
+        ],
+        "caption": "Step 07: step 06 with A's rows padded to 65 floats in shared memory: a column read is conflict-free.",
+    },
+    {
+        "name": "08_thread_per_column", "draw": draw_thread_step,
+        "title": "Step 08 · one thread per column: who holds what",
+        "launch": THREAD_LAUNCH, "copy": "all", "a_copy": "all, a float per thread",
+        "stride": 65, "packed": False, "read": "broadcast",
+        "shared_notes": ["stride 65 kept from step 07"],
+        "notes": [
+            "Thread c loads B[r][c] into `x[r]`, r = 0..63 (a warp reads a row of B at once), and stores X[r][c] at the end.",
+            "Step j: `x[j] *= 1/a_jj`, then `x[i] -= a_ij·x[j]` for every i > j: a solved value never leaves its thread.",
+            "All threads read the same a_ij at once: a broadcast, conflict-free; step 07's padding no longer matters.",
+        ],
+        "caption": "Step 08: one thread per column, its 64 rows in registers; A in shared memory, read by broadcast.",
+    },
+    {
+        "name": "09_vector_panel_reads", "draw": draw_thread_step,
+        "title": "Step 09 · 16-byte panel reads: who holds what",
+        "launch": THREAD_LAUNCH, "copy": "all", "a_copy": "all, a float per thread",
+        "stride": 64, "packed": False, "read": "panel",
+        "shared_notes": ["stride 64: rows 16-byte aligned"],
+        "notes": [
+            "Map as in step 08. Rows are solved in panels of 4 columns: the 4×4 block on the diagonal, then every row below.",
+            "Row i takes the panel's 4 terms from one 16-byte `ld.shared.v4` of a_i,j0..j0+3: 544 loads a thread, not 2,080.",
+            "A 16-byte load needs 16-byte aligned rows: the stride goes back to 64 (a broadcast has no conflict to avoid).",
+        ],
+        "caption": "Step 09: the map of step 08; A read in 16-byte panels of 4 columns, rows 64 floats apart.",
+    },
+    {
+        "name": "10_lower_triangle", "draw": draw_thread_step,
+        "title": "Step 10 · only the lower triangle: who holds what",
+        "launch": THREAD_LAUNCH, "copy": "lower", "a_copy": "lower triangle, per float",
+        "stride": 64, "packed": False, "read": "panel",
+        "shared_notes": ["upper triangle never written"],
+        "notes": [
+            "Map and reads as in step 09. The copy skips every element above the diagonal: 2,080 of 4,096 floats.",
+            "The rest of sA is never written; a diagonal block's 16-byte load reads a few such words and ignores them.",
+            "In global memory row r needs only its first r/8 + 1 sectors of 32 bytes: 56 % of A's bytes are read.",
+        ],
+        "caption": "Step 10: step 09, copying only A's lower triangle into shared memory.",
+    },
+    {
+        "name": "11_cp_async", "draw": draw_thread_step,
+        "title": "Step 11 · cp.async in 16-byte chunks: who holds what",
+        "launch": THREAD_LAUNCH, "copy": "chunks", "a_copy": "16-byte chunks, cp.async",
+        "stride": 64, "packed": False, "read": "panel",
+        "shared_notes": ["filled in 16-byte chunks"],
+        "notes": [
+            "Map and reads as in step 10. A is copied in 16-byte chunks with cp.async: global to shared, no register.",
+            "Thread tid takes every (block size)-th chunk; chunks wholly above the diagonal are skipped: 544 of 1,024 go.",
+            "Every copy of the block is in flight at once, B's loads too; one wait and a barrier cover them all.",
+        ],
+        "caption": "Step 11: step 10's layout, filled with cp.async in 16-byte chunks, all in flight at once.",
+    },
+    {
+        "name": "12_packed_triangle", "draw": draw_thread_step,
+        "title": "Step 12 · packed lower triangle: who holds what",
+        "launch": THREAD_LAUNCH, "copy": "chunks", "a_copy": "16-byte chunks, cp.async",
+        "stride": 64, "packed": True, "read": "panel",
+        "shared_notes": [],
+        "notes": [
+            "Map, copy and reads as in step 11, but sA keeps only the rows' lower parts: rows 4m..4m+3 take 4(m+1) floats.",
+            "Row r starts at `4(m+1)(2m + r mod 4)`, m = r div 4: a multiple of 4 floats, so 16-byte loads stay aligned.",
+            "2,176 floats (8.5 KB) instead of 4,096 (16 KB): 16 one-warp blocks fit on an H200 SM instead of 13.",
+        ],
+        "caption": "Step 12: step 11 with A's lower triangle packed in shared memory, 8.5 KB a block.",
+    },
+    {
+        "name": "13_threads_per_column", "draw": draw_step13,
+        "title": "Step 13 · T threads per column: who holds what",
+        "launch": ("grid: (matrices, ⌈k/8⌉) · block: 8 columns × T = 8 threads · thread t of a column: rows t, t+8, … "
+                   "· k = 8"),
+        "copy": "chunks", "a_copy": "row r by thread r, cp.async",
+        "shared_notes": ["a warp's 4 columns: the same words"],
+        "notes": [
+            "Panel j0: a column's 8 threads fetch rows j0..j0+3 from their owners (`__shfl_sync`, width 8); each solves "
+            "the 4×4.",
+            "Then thread t updates its own rows below the panel, one 16-byte load of row i each: 8 threads, 8 rows.",
+            "Rows padded to 68 floats (17 chunks), so the 8 rows read at once start in 8 different 4-bank groups.",
+            "T by shape: k ≤ 32 takes T = 8 (8 columns), wider k T = 2 (64); large batches T = 2 (32 columns) or T = 1.",
+        ],
+        "caption": "Step 13: T threads share a column (T = 8 drawn); T = 2 or T = 1 for wider k or larger batches.",
+    },
+    {
+        "name": "14_persistent_prefetch", "draw": draw_step14,
+        "title": "Step 14 · persistent blocks, prefetch: who holds what",
+        "launch": ("persistent when T = 1 (k > 32, a large batch): grid = G resident blocks · thread c = column c · "
+                   "k = 64"),
+        "copy": "chunks", "a_copy": "cp.async chunks; B too",
+        "shared_notes": ["2 buffers of A, 1 of B"],
+        "notes": [
+            "Each round: wait for this matrix's copies; each thread takes its column of B from sB; barrier; start the next",
+            "matrix's copies (A into the other buffer, B into sB); solve this one with step 13's T = 1 code; store X.",
+            "Persistent only when the batch is at least twice what the GPU holds at once; otherwise step 13's kernel runs.",
+        ],
+        "caption": "Step 14: persistent blocks walk matrices m, m+G, …, copying the next A and B while solving this one.",
+    },
+]
+
+EXTRA_FIGURES = [("banks_06_07.svg", draw_banks), ("left_right_looking_4x4.svg", draw_left_right)]
+
+
+def write_all(check):
+    """Draws every figure; writes them, or with check compares them with the committed ones."""
+    for spec in STEP_SPECS:
+        if not (STEPS / spec["name"] / "solve_tri.cu").exists():
+            print(f"FAIL: steps/{spec['name']}/solve_tri.cu is missing: the figures no longer match the steps")
+            return 1
+    drawn = [(spec["name"] + ".svg", spec["draw"](spec).render()) for spec in STEP_SPECS]
+    drawn += [(name, draw().render()) for name, draw in EXTRA_FIGURES]
+    if check:
+        stale = [name for name, content in drawn
+                 if not (FIGURES / name).exists() or (FIGURES / name).read_bytes() != content.encode("utf-8")]
+        if stale:
+            print(f"FAIL: {len(stale)} figure(s) in docs/figures/ differ from what docs/tools/draw_figures.py draws: "
+                  f"{', '.join(stale)}; run python3 docs/tools/draw_figures.py")
+            return 1
+        print(f"{len(drawn)} figures in docs/figures/ are as drawn")
+        return 0
+    FIGURES.mkdir(parents=True, exist_ok=True)
+    for name, content in drawn:
+        (FIGURES / name).write_bytes(content.encode("utf-8"))
+    print(f"wrote {len(drawn)} figures to docs/figures/")
+    return 0
+
+
+def main():
+    args = sys.argv[1:]
+    if args not in ([], ["--check"]):
+        print(__doc__.strip())
+        return 2
+    return write_all(args == ["--check"])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
