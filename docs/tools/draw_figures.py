@@ -580,7 +580,11 @@ def draw_warp_step(s):
             svg.text(x0, end + 22, "lane 0: `sXt[w][r] = (b_r - sum) / a_rr`", size=SMALL_SIZE)
         else:
             svg.text(x0, end + 22, "lane r mod 32 updates its x_low or x_high", size=SMALL_SIZE)
-        svg.text(x0, end + 38, "chain per row: 5 shuffle + add levels, then ÷", size=SMALL_SIZE, fill=MUTED)
+        if s["name"] in ("04_fmaf_reciprocal", "05_const_correctness"):
+            svg.text(x0, end + 38, "chain per row: 5 shuffle + add levels,", size=SMALL_SIZE, fill=MUTED)
+            svg.text(x0, end + 54, "then one fmaf (1/a_rr off the chain)", size=SMALL_SIZE, fill=MUTED)
+        else:
+            svg.text(x0, end + 38, "chain per row: 5 shuffle + add levels, then ÷", size=SMALL_SIZE, fill=MUTED)
     else:
         svg.text(x0, y, "step j: x_j to every lane", weight="bold")
         end = fan_out(svg, gx, y + 16, cell, 5, 54)
