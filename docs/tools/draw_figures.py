@@ -591,7 +591,7 @@ def draw_warp_step(s):
         svg.text(gx + 5.5 * cell + 9, y + 14, "lane j mod 32 (j = 5)", size=SMALL_SIZE)
         svg.text(x0, end + 22, "owner scales by 1/a_jj, `__shfl_sync(x, j)`,", size=SMALL_SIZE)
         svg.text(x0, end + 38, "then each lane: `fmaf` on x_low and x_high", size=SMALL_SIZE)
-        svg.text(x0, end + 54, "chain per row: 1 shuffle + 2 fmaf", size=SMALL_SIZE, fill=MUTED)
+        svg.text(x0, end + 54, "chain per row: scale (FMUL) + 1 shuffle + 1 fmaf", size=SMALL_SIZE, fill=MUTED)
 
     notes(svg, s["notes"], P_TOP + P_H + 26)
     items = [("box", OWNERS[0], "warp 0"), ("box", OWNERS[1], "warp 1"), ("box", OWNERS[2], "… one per warp")]

@@ -9,7 +9,7 @@
 // reached, its register already holds b_j - sum_{i<j} a_ji x_i, its owner
 // lane only scales it by 1/a_jj, one shuffle broadcasts x_j, and every lane
 // subtracts a_ij x_j from its rows below j. The dependent chain per row drops
-// from a butterfly to one shuffle and two multiply-adds (~35 cycles). Each x_i
+// from a butterfly to a multiply, one shuffle and a multiply-add (~35 cycles). Each x_i
 // still accumulates its terms in the order j = 0, 1, ..., every one of them
 // computed, so a NaN or Inf of an earlier row reaches every later one.
 // The price: lane i now reads column j of A, sA[i*n + j], and with n = 64

@@ -1,6 +1,6 @@
 // Step 10: copy only A's lower triangle into shared memory.
 //
-// The solve never reads an entry above the diagonal, yet step 09 copies all
+// The solve never uses an entry above the diagonal, yet step 09 copies all
 // of A: at n = 64, 2,016 of its 4,096 floats are never used, a quarter of the
 // 32 KB that a matrix moves at k = 32 (A 16 KB, B and X 8 KB each). Here a
 // thread copies an element only if it lies on or below the diagonal. Memory
