@@ -15,6 +15,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -52,6 +53,12 @@ Problem layout_x_apart(const Step& step, const int64_t n, const int64_t k, const
 
 bool fits(const Step& step, const int64_t n, const int64_t k) {
     return n >= 1 && k >= 1 && n <= step.limits.max_n && k <= step.limits.max_k;
+}
+
+// The PR's shape and an odd one, clipped to what the step can do.
+std::array<Shape, 2> pr_and_odd_shapes(const Step& step) {
+    return {Shape{std::min(step.limits.max_n, 64), std::min(step.limits.max_k, 6)},
+            Shape{std::min(step.limits.max_n, 33), std::min(step.limits.max_k, 5)}};
 }
 
 // Worst figures over a set of checks, printed after each GPU case.
@@ -243,8 +250,7 @@ TEST_SUITE("gpu") {
     TEST_CASE("batch layouts: contiguous, padded, ne03-major, one matrix, X's strides apart from B's") {
         const Step& s = tested();
         Summary     summary;
-        for (const Shape shape : {Shape{std::min(s.limits.max_n, 64), std::min(s.limits.max_k, 6)},
-                                  Shape{std::min(s.limits.max_n, 33), std::min(s.limits.max_k, 5)}}) {
+        for (const Shape shape : pr_and_odd_shapes(s)) {
             const int64_t n = shape.n, k = shape.k;
             // i03 steps by one matrix, i02 by ne03 = 3 of them: the batch order transposed.
             const Problem single     = layout(s, n, k, 1, 1, 0);
@@ -302,11 +308,10 @@ TEST_SUITE("gpu") {
     TEST_CASE("non-finite input propagates, as IEEE arithmetic does, and nothing else changes") {
         // What every step's chapter states: no guard against a zero diagonal
         // (upstream dropped it), so from the row it poisons on, every affected
-        // element is NaN or Inf, and every other element is exact as usual.
+        // element is NaN or Inf, and every other element is within the bound as usual.
         const Step& s = tested();
         Summary     summary;
-        for (const Shape shape : {Shape{std::min(s.limits.max_n, 64), std::min(s.limits.max_k, 6)},
-                                  Shape{std::min(s.limits.max_n, 33), std::min(s.limits.max_k, 5)}}) {
+        for (const Shape shape : pr_and_odd_shapes(s)) {
             const int64_t     n = shape.n, k = shape.k;
             const Problem     p  = layout(s, n, k, 3, 1, 3);
             Inputs            in = make_inputs(Family::well_conditioned, p, derive_seed(test_seed(), 8, n, k));
