@@ -52,8 +52,8 @@ private:
 // Copies a host vector to the start of a device buffer on harness::stream(),
 // which does not synchronize with the legacy default stream: the caller
 // synchronizes the stream before the data is used.
-template <typename T>
-void upload(const DeviceBuffer<T>& device, const std::vector<T>& host, cudaStream_t stream) {
+template <typename T, typename Allocator>
+void upload(const DeviceBuffer<T>& device, const std::vector<T, Allocator>& host, cudaStream_t stream) {
     CUDA_CHECK(cudaMemcpyAsync(device.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
 }
 

@@ -2,14 +2,45 @@
 
 #include "gpu.hpp"
 
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 
 namespace harness {
 
+namespace {
+
+// Says on stderr what a copy of many gigabytes is doing while it runs (it
+// takes seconds), and how long it took; a small copy passes silently.
+class CopyNote {
+public:
+    CopyNote(const size_t bytes, const char* const what) : loud_(bytes >= (size_t{1} << 32)), what_(what) {
+        if (loud_) {
+            std::fprintf(stderr, "%s: %.1f GiB\n", what, static_cast<double>(bytes) / (1u << 30));
+        }
+    }
+    ~CopyNote() {
+        if (loud_) {
+            const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start_;
+            std::fprintf(stderr, "%s: done in %.1f s\n", what_, took.count());
+        }
+    }
+    CopyNote(const CopyNote&)            = delete;
+    CopyNote& operator=(const CopyNote&) = delete;
+
+private:
+    const bool                                  loud_;
+    const char* const                           what_;
+    const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace
+
 DeviceProblem::DeviceProblem(const Problem& problem, const Inputs& inputs)
     : A_(inputs.A.size()), B_(inputs.B.size()), X_storage_(static_cast<size_t>(problem.x_elements() + 2 * guard)) {
+    const CopyNote note((inputs.A.size() + inputs.B.size()) * sizeof(float), "copying A and B to the GPU");
     upload(A_, inputs.A, stream());
     upload(B_, inputs.B, stream());
     CUDA_CHECK(cudaStreamSynchronize(stream()));
@@ -20,9 +51,11 @@ void DeviceProblem::poison_output() const {
     CUDA_CHECK(cudaMemsetAsync(X_storage_.data(), 0xFF, X_storage_.size() * sizeof(float), stream()));
 }
 
-std::vector<float> DeviceProblem::fetch_output() const {
-    std::vector<float> X(X_storage_.size() - 2 * guard);
-    float              before[guard], after[guard];
+HostFloats DeviceProblem::fetch_output() const {
+    // Poisoned on all cores: the pages are touched before the copy needs them.
+    HostFloats     X = filled_floats(static_cast<int64_t>(X_storage_.size()) - 2 * guard, poison_value());
+    const CopyNote note(X.size() * sizeof(float), "copying X back from the GPU");
+    float          before[guard], after[guard];
     CUDA_CHECK(cudaMemcpyAsync(before, X_storage_.data(), sizeof(before), cudaMemcpyDeviceToHost, stream()));
     CUDA_CHECK(cudaMemcpyAsync(X.data(), X_storage_.data() + guard, X.size() * sizeof(float), cudaMemcpyDeviceToHost,
                                stream()));
@@ -42,7 +75,7 @@ std::vector<float> DeviceProblem::fetch_output() const {
     return X;
 }
 
-std::vector<float> run_step(const Step& step, const Problem& problem, const DeviceProblem& device) {
+HostFloats run_step(const Step& step, const Problem& problem, const DeviceProblem& device) {
     device.poison_output();
     step.solve(device.A(), device.B(), device.X(), problem, stream());
     CUDA_CHECK(cudaStreamSynchronize(stream()));

@@ -3,10 +3,9 @@
 #pragma once
 
 #include "device_buffer.hpp"
+#include "host_floats.hpp"
 #include "inputs.hpp"
 #include "problem.hpp"
-
-#include <vector>
 
 namespace harness {
 
@@ -21,7 +20,7 @@ public:
     // Fills X and its guards with poison (NaN), on the measurement stream.
     void poison_output() const;
     // X as the step left it; throws if a guard was overwritten.
-    std::vector<float> fetch_output() const;
+    HostFloats fetch_output() const;
 
     static constexpr int64_t guard = 1024;  // elements of poison before and after X
 
@@ -30,6 +29,6 @@ private:
 };
 
 // Poisons the output, solves with the step, synchronizes and returns X.
-std::vector<float> run_step(const Step& step, const Problem& problem, const DeviceProblem& device);
+HostFloats run_step(const Step& step, const Problem& problem, const DeviceProblem& device);
 
 }  // namespace harness

@@ -23,8 +23,8 @@ namespace harness {
 namespace {
 
 // A float forward substitution in plain C++, to feed judge() realistic output.
-std::vector<float> solve_in_float(const Problem& p, const Inputs& in) {
-    std::vector<float> X(static_cast<size_t>(p.x_elements()), poison_value());
+HostFloats solve_in_float(const Problem& p, const Inputs& in) {
+    HostFloats X(static_cast<size_t>(p.x_elements()), poison_value());
     for (int64_t i03 = 0; i03 < p.ne03; ++i03) {
         for (int64_t i02 = 0; i02 < p.ne02; ++i02) {
             const float* const A = in.A.data() + i02 * p.nb02 + i03 * p.nb03;
@@ -45,7 +45,7 @@ std::vector<float> solve_in_float(const Problem& p, const Inputs& in) {
 }
 
 // Bitwise equality: the buffers hold NaN poison, which == never matches.
-bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+bool same_bits(const HostFloats& a, const HostFloats& b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
@@ -155,34 +155,34 @@ TEST_CASE("judge passes a float solve and fails every kind of wrong output") {
     const Problem p = Problem::padded(40, 3, 2, 2, 5);
     for (const Family family : all_families) {
         INFO(std::string(family_name(family)));
-        const Inputs             in      = make_inputs(family, p, 3);
-        const std::vector<float> good    = solve_in_float(p, in);
-        const Verdict            verdict = judge(p, family, in, good);
+        const Inputs     in      = make_inputs(family, p, 3);
+        const HostFloats good    = solve_in_float(p, in);
+        const Verdict    verdict = judge(p, family, in, good);
         CHECK_MESSAGE(verdict.passed, verdict.failure);
         CHECK(verdict.worst_bound_ratio < 1.0);
 
-        std::vector<float> unwritten = good;
-        unwritten[p.nb2 + 5]         = poison_value();
+        HostFloats unwritten = good;
+        unwritten[p.nb2 + 5] = poison_value();
         CHECK_FALSE(judge(p, family, in, unwritten).passed);
 
-        std::vector<float> infinite = good;
-        infinite[3]                 = INFINITY;
+        HostFloats infinite = good;
+        infinite[3]         = INFINITY;
         CHECK_FALSE(judge(p, family, in, infinite).passed);
 
-        std::vector<float> gap_written = good;
-        gap_written[p.n * p.k]         = 0.0f;  // the first element after matrix (0, 0)
+        HostFloats gap_written = good;
+        gap_written[p.n * p.k] = 0.0f;  // the first element after matrix (0, 0)
         CHECK_FALSE(judge(p, family, in, gap_written).passed);
 
-        std::vector<float> wrong = good;
+        HostFloats wrong = good;
         wrong[p.nb3 + p.k] *= 1.001f;  // row 1, column 0 of matrix (0, 1): never zero
         CHECK_FALSE(judge(p, family, in, wrong).passed);
     }
     // Where a non-finite input must propagate: NaN or Inf passes, a finite
     // value fails, and so does the poison itself (an element never written).
     {
-        const Inputs       in = make_inputs(Family::well_conditioned, p, 5);
-        std::vector<float> X  = solve_in_float(p, in);
-        std::vector<char>  expect_non_finite(static_cast<size_t>(p.batch() * p.n * p.k), 0);
+        const Inputs      in = make_inputs(Family::well_conditioned, p, 5);
+        HostFloats        X  = solve_in_float(p, in);
+        std::vector<char> expect_non_finite(static_cast<size_t>(p.batch() * p.n * p.k), 0);
         expect_non_finite[7] = 1;  // matrix (0, 0), row 2, column 1: dense and X layout agree there
         X[7]                 = std::numeric_limits<float>::quiet_NaN();
         CHECK(judge(p, Family::well_conditioned, in, X, Bound::check, &expect_non_finite).passed);
@@ -196,9 +196,9 @@ TEST_CASE("judge passes a float solve and fails every kind of wrong output") {
         CHECK(unwritten.failure.find("unwritten") != std::string::npos);
     }
     // One ulp off passes the bound but not the exact family's bit-for-bit rule.
-    const Inputs       in  = make_inputs(Family::exact, p, 4);
-    std::vector<float> ulp = solve_in_float(p, in);
-    ulp[0]                 = std::nextafter(ulp[0], INFINITY);
+    const Inputs in  = make_inputs(Family::exact, p, 4);
+    HostFloats   ulp = solve_in_float(p, in);
+    ulp[0]           = std::nextafter(ulp[0], INFINITY);
     CHECK_FALSE(judge(p, Family::exact, in, ulp).passed);
 }
 
@@ -232,9 +232,9 @@ TEST_CASE("the command line takes a shape and a seed and refuses bad values") {
 TEST_CASE("the judge finds the same first failure on any number of threads, and checks every matrix") {
     // A wrong element in the last matrix of a batch large enough to be split
     // over threads: found, and named by its matrix.
-    const Problem      p  = Problem::contiguous(16, 3, 64, 8);
-    const Inputs       in = make_inputs(Family::well_conditioned, p, 11);
-    std::vector<float> X  = solve_in_float(p, in);
+    const Problem p  = Problem::contiguous(16, 3, 64, 8);
+    const Inputs  in = make_inputs(Family::well_conditioned, p, 11);
+    HostFloats    X  = solve_in_float(p, in);
     CHECK(judge(p, Family::well_conditioned, in, X).passed);
     X[static_cast<size_t>(p.x_elements() - 1)] *= 1.01f;
     const Verdict last = judge(p, Family::well_conditioned, in, X);
@@ -270,6 +270,33 @@ TEST_CASE("inputs drawn in parallel are the same on every run, matrix by matrix"
         CHECK(same_bits(a.A, b.A));
         CHECK(same_bits(a.B, b.B));
     }
+}
+
+TEST_CASE("the mixed family draws and judges each matrix as its own family would") {
+    const Problem p     = Problem::padded(24, 5, 3, 3, 2);
+    const Inputs  mixed = make_inputs(Family::mixed, p, 77);
+    for (const Family family : all_families) {
+        INFO(std::string(family_name(family)));
+        const Inputs alone = make_inputs(family, p, 77);
+        for (int64_t m = 0; m < p.batch(); ++m) {
+            if (family_of_matrix(Family::mixed, m) != family) {
+                continue;
+            }
+            const int64_t a = (m % p.ne02) * p.nb02 + (m / p.ne02) * p.nb03;
+            const int64_t b = (m % p.ne02) * p.nb12 + (m / p.ne02) * p.nb13;
+            CHECK(std::memcmp(&mixed.A[a], &alone.A[a], p.n * p.n * sizeof(float)) == 0);
+            CHECK(std::memcmp(&mixed.B[b], &alone.B[b], p.n * p.k * sizeof(float)) == 0);
+        }
+    }
+    HostFloats X = solve_in_float(p, mixed);
+    CHECK(judge(p, Family::mixed, mixed, X).passed);
+    // Matrix 3 is drawn by the exact family: one ulp off fails it there.
+    REQUIRE(family_of_matrix(Family::mixed, 3) == Family::exact);
+    const int64_t x3  = (3 % p.ne02) * p.nb2 + (3 / p.ne02) * p.nb3;
+    X[x3]             = std::nextafter(X[x3], INFINITY);
+    const Verdict ulp = judge(p, Family::mixed, mixed, X);
+    CHECK_FALSE(ulp.passed);
+    CHECK(ulp.failure.find("bit-exact") != std::string::npos);
 }
 
 TEST_CASE("one set of defaults: a shape of your own is the PR's shape where the options are silent") {

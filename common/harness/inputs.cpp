@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <random>
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -21,8 +22,13 @@ const char* family_name(const Family family) {
         case Family::backend_ops: return "test-backend-ops";
         case Family::delta_rule: return "delta-rule";
         case Family::exact: return "exact";
+        case Family::mixed: return "the four in turn";
     }
     return "?";
+}
+
+Family family_of_matrix(const Family family, const int64_t m) {
+    return family == Family::mixed ? all_families[static_cast<size_t>(m) % std::size(all_families)] : family;
 }
 
 float poison_value() {
@@ -211,10 +217,10 @@ uint64_t derive_seed(const uint64_t run_seed, const uint64_t a, const uint64_t b
 
 Inputs make_inputs(const Family family, const Problem& p, const uint64_t seed) {
     Inputs in;
-    in.A.assign(static_cast<size_t>(p.a_elements()), poison_value());
-    in.B.assign(static_cast<size_t>(p.b_elements()), poison_value());
-    if (family == Family::exact) {
-        in.X_exact.assign(static_cast<size_t>(p.x_elements()), poison_value());
+    in.A = filled_floats(p.a_elements(), poison_value());
+    in.B = filled_floats(p.b_elements(), poison_value());
+    if (family == Family::exact || family == Family::mixed) {
+        in.X_exact = filled_floats(p.x_elements(), poison_value());
     }
     // Every matrix draws from a seed of its own, so that the threads may fill
     // them in any order and a seed still draws the same inputs.
@@ -223,11 +229,12 @@ Inputs make_inputs(const Family family, const Problem& p, const uint64_t seed) {
         [&](const int64_t begin, const int64_t end) {
             for (int64_t m = begin; m < end; ++m) {
                 Random random(derive_seed(seed, static_cast<uint64_t>(m)));
-                switch (family) {
+                switch (family_of_matrix(family, m)) {
                     case Family::well_conditioned: fill_well_conditioned(p, m, random, in); break;
                     case Family::backend_ops: fill_backend_ops(p, m, random, in); break;
                     case Family::delta_rule: fill_delta_rule(p, m, random, in); break;
                     case Family::exact: fill_exact(p, m, random, in); break;
+                    case Family::mixed: break;  // family_of_matrix never returns it
                 }
             }
         },

@@ -1,6 +1,7 @@
 // The input families every step is checked on, drawn from a seed.
 #pragma once
 
+#include "host_floats.hpp"
 #include "problem.hpp"
 
 #include <cstdint>
@@ -25,11 +26,19 @@ enum class Family {
     // diagonal of powers of two, B = A·X: every float operation of the solve
     // is exact, so every step must reproduce X bit for bit.
     exact,
+    // The four above in turn, matrix by matrix: matrix m is drawn, and
+    // judged, as all_families[m % 4] would draw and judge it. One batch, one
+    // launch and one pass of the judge check a large shape on every family.
+    mixed,
 };
 
 constexpr Family all_families[] = {Family::well_conditioned, Family::backend_ops, Family::delta_rule, Family::exact};
 
 const char* family_name(Family family);
+
+// The family matrix m of a batch is drawn from: `family` itself, or for
+// Family::mixed one of the four in turn.
+Family family_of_matrix(Family family, int64_t m);
 
 // What a NaN looks like in the buffers: the gaps between batch matrices, the
 // never-read upper triangle of A (except in backend_ops, which zeroes it) and,
@@ -39,9 +48,9 @@ constexpr uint32_t poison_bits = 0xFFFFFFFFu;
 float              poison_value();
 
 struct Inputs {
-    std::vector<float> A;        // problem.a_elements() elements, strided as the problem says
-    std::vector<float> B;        // problem.b_elements() elements
-    std::vector<float> X_exact;  // family exact only: the solution, problem.x_elements() elements
+    HostFloats A;        // problem.a_elements() elements, strided as the problem says
+    HostFloats B;        // problem.b_elements() elements
+    HostFloats X_exact;  // families exact and mixed only: the solution, problem.x_elements() elements
 };
 
 // Draws a family's inputs for a problem; the same seed gives the same inputs.

@@ -14,6 +14,7 @@ struct Verdict {
     bool        passed = true;
     std::string failure;                  // the first broken rule, with the element it broke at
     double      nmse              = 0.0;  // Σ(x - ref)² / Σ ref², test-backend-ops' metric
+    double      backend_ops_nmse  = 0.0;  // the same over the matrices drawn by test-backend-ops' init
     double      worst_bound_ratio = 0.0;  // max over elements of |x - ref| / tolerance (<= 1 passes)
 };
 
@@ -34,13 +35,15 @@ enum class Bound {
 //   roundoff for an approximate division (fast math: up to 2 ulp) or
 //   reciprocal and fmaf, and a factor 2 for bounding with x instead of x̂;
 // - family backend_ops: NMSE <= 1e-7, test-backend-ops' own threshold;
-// - family exact: every element equal to the exact solution, bit for bit.
+// - family exact: every element equal to the exact solution, bit for bit;
+// - family mixed: each matrix by the rules of its own family, the NMSE rule
+//   over the matrices drawn by test-backend-ops' init.
 // `expect_non_finite`, when given (dense: element (m, r, c) at (m*n + r)*k + c),
 // marks the elements that must come out NaN or Inf instead: the rows a zero
 // diagonal, a NaN or an Inf in the input poisons (written: not the poison's
 // bits). Every other element follows the rules. The failure named is the
 // first in batch order, whatever thread found it.
-Verdict judge(const Problem& problem, Family family, const Inputs& inputs, const std::vector<float>& X,
+Verdict judge(const Problem& problem, Family family, const Inputs& inputs, const HostFloats& X,
               Bound bound = Bound::check, const std::vector<char>* expect_non_finite = nullptr);
 
 constexpr double backend_ops_max_nmse = 1e-7;

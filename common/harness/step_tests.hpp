@@ -14,6 +14,9 @@ namespace harness {
 enum class Output {
     may_differ,        // it changes the arithmetic: both are judged against the reference
     same_as_previous,  // it changes none: its output must equal its predecessor's, bit for bit
+    // It changes only where a sum starts (0 + a·b becomes a·b), which can
+    // change nothing but the sign of a zero: bit for bit, +0 and -0 aside.
+    same_up_to_zero_sign,
 };
 
 struct StepUnderTest {

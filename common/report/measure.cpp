@@ -44,7 +44,7 @@ void check_rows(ShapeResult& shape, const std::vector<const Step*>& solvers, con
             continue;
         }
         try {
-            const std::vector<float> X = run_step(solver, p, device);
+            const HostFloats X = run_step(solver, p, device);
             // test-backend-ops' rule (NMSE <= 1e-7, all finite): the figures
             // are those of its perf mode, on the data it times. cuBLAS's
             // blocked solve is no plain substitution, so no element bound.
