@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Runs a step's test binary under one compute-sanitizer tool, on the test case
-"sanitizer shapes" (odd n and k, the n = 64 instances, k = 64 where the step takes it).
+"sanitizer shapes" (odd n and k, the n = 64 instances, k = 64 where the step takes it),
+or on the arguments given after the binary (a test case and a shape of your own).
 
-    sanitize.py TOOL SANITIZER STEP_BINARY [--expect-race-warnings]
+    sanitize.py TOOL SANITIZER STEP_BINARY [--expect-race-warnings] [STEP_ARGUMENTS...]
 
 Passes when the tool reports no error (and, for racecheck, no hazard at all);
 exits 77 (Meson's SKIP) where compute-sanitizer or a GPU is missing.
@@ -25,6 +26,7 @@ def main() -> int:
         return 2
     tool, sanitizer, binary = sys.argv[1:4]
     expect_race_warnings = "--expect-race-warnings" in sys.argv[4:]
+    step_arguments = [a for a in sys.argv[4:] if a != "--expect-race-warnings"] or ["--test-case=*sanitizer shapes*"]
     if not os.access(sanitizer, os.X_OK):
         sanitizer = shutil.which("compute-sanitizer") or ""
     if not sanitizer:
@@ -38,7 +40,7 @@ def main() -> int:
     command = [sanitizer, "--tool", tool, "--error-exitcode", "99"]
     if tool == "racecheck":
         command += ["--racecheck-report", "all"]
-    command += [binary, "--test-case=*sanitizer shapes*"]
+    command += [binary] + step_arguments
     print(" ".join(command), flush=True)
     run = subprocess.run(command, capture_output=True, text=True)
     output = run.stdout + run.stderr
