@@ -4,8 +4,8 @@
 #   docs/tools/measure.sh OUT_DIR [GPU_ARCH [PART]]   (GPU_ARCH default: native; PART default: all)
 #
 # PART "run" (step tests, report, microbenchmarks, SASS counts, a large check),
-# "report" (the report alone), "ncu" (Nsight Compute), "test" (meson test), or
-# "all". OUT_DIR receives:
+# "report" (the report alone), "large" (the large check alone), "ncu" (Nsight
+# Compute), "test" (meson test), or "all". OUT_DIR receives:
 #   run:     step-tests.log  each step's test binary, "=== <step> ===" each, with a
 #                            fixed seed and a third timed shape (n = 63, k = 6: the
 #                            run-time instances), plus step 04 built without fast math
@@ -15,6 +15,7 @@
 #                            whether steps 04 and 05 compile to the same code
 #            large-check.txt a shape of your own of 2^20 matrices, n = k = 64,
 #                            checked by the last step's binary, with its time
+#                            (also PART "large")
 #   ncu:     ncu-pr.txt, ncu-large_batch.txt  (docs/tools/ncu_table.sh)
 #            ncu-raw.tar.gz  every metric ncu collected
 #   test:    meson-test.txt  the whole test suite (all suites, sanitizers included)
@@ -77,6 +78,9 @@ if [ "$part" = all ] || [ "$part" = run ]; then
     } >"$out/sass.txt" 2>&1
     tail -n 1 "$out/sass.txt"
 
+fi
+
+if [ "$part" = all ] || [ "$part" = run ] || [ "$part" = large ]; then
     { started=$(date +%s); timeout 200 "$build/steps/$last_step/$last_step" --seed "$seed" --n 64 --k 64 --ne2 1024 --ne3 1024 \
         --test-case='*your own*' 2>&1; echo "Elapsed: $(( $(date +%s) - started )) s"; } >"$out/large-check.txt" 2>&1
     echo "2^20 matrices, n = k = 64: $(grep -E 'Elapsed|Status:' "$out/large-check.txt" | tr -s ' ' | tr '\n' ' ')"
@@ -99,6 +103,7 @@ fi
 
 if [ "$part" = all ] || [ "$part" = test ]; then
     # The whole test suite, the sanitizers included.
-    meson test -C "$build" --print-errorlogs --num-processes 8 >"$out/meson-test.txt" 2>&1
+    # Meson's last line names the log's absolute path: kept relative.
+    meson test -C "$build" --print-errorlogs --num-processes 8 2>&1 | sed "s|$PWD/||g" >"$out/meson-test.txt"
     echo "meson test: exit $? ($(grep -E '^(Ok|Fail|Skipped):' "$out/meson-test.txt" | tr -s ' ' | tr '\n' ' '))"
 fi
