@@ -13,12 +13,17 @@
 #            microbench.txt  build/solve_tri_microbench's output
 #            sass.txt        machine-code counts per step (n = 64 instances), and
 #                            whether steps 04 and 05 compile to the same code
+#            sass-runtime.txt  the same for the run-time instances (any n) of
+#                            steps 07, 08, 10, 11, 13 and the last, and its persistent kernel
 #            large-check.txt a shape of your own of 2^20 matrices, n = k = 64,
 #                            checked by the last step's binary, with its time
 #                            (also PART "large")
-#   ncu:     ncu-pr.txt, ncu-large_batch.txt  (docs/tools/ncu_table.sh)
+#   ncu:     ncu-SHAPE.txt for pr, large_batch, qwen3_next, qwen3_next_32k
+#                            (docs/tools/ncu_table.sh)
 #            ncu-raw.tar.gz  every metric ncu collected
 #   test:    meson-test.txt  the whole test suite (all suites, sanitizers included)
+#            bit-identity.txt  steps 02 and 03 against their predecessors
+#            persistent-probe.txt  the kernel the last step launches for 2,048 matrices
 # To update the docs: copy these to docs/results/ under the names sync_docs.py
 # reads (h200-DATE-*), then run python3 docs/tools/sync_docs.py.
 set -uo pipefail
@@ -77,6 +82,16 @@ if [ "$part" = all ] || [ "$part" = run ]; then
         rm -f "$out"/sass-*.tmp
     } >"$out/sass.txt" 2>&1
     tail -n 1 "$out/sass.txt"
+    # The run-time instances (n = 0: any n) of the steps whose chapters cost
+    # them, and every instance of the last step's persistent kernel.
+    {
+        for step in 07_padded_rows 08_thread_per_column 10_lower_triangle 11_cp_async 13_threads_per_column "$last_step"; do
+            echo "=== $step ==="
+            python3 docs/tools/sass_counts.py "$build/steps/$step/libstep${step:0:2}.a" "Li0E"
+        done
+        echo "=== $last_step persistent ==="
+        python3 docs/tools/sass_counts.py "$build/steps/$last_step/libstep${last_step:0:2}.a" "persistent"
+    } >"$out/sass-runtime.txt" 2>&1
 
 fi
 
@@ -94,7 +109,7 @@ fi
 
 if [ "$part" = all ] || [ "$part" = ncu ]; then
     mkdir -p "$out/raw"
-    for shape in pr large_batch; do
+    for shape in pr large_batch qwen3_next qwen3_next_32k; do
         docs/tools/ncu_table.sh "$build" "$shape" "$out/raw/ncu-$shape.csv" >"$out/ncu-$shape.txt" 2>&1
         echo "ncu $shape: exit $?"
     done
@@ -106,4 +121,16 @@ if [ "$part" = all ] || [ "$part" = test ]; then
     # Meson's last line names the log's absolute path: kept relative.
     meson test -C "$build" --print-errorlogs --num-processes 8 2>&1 | sed "s|$PWD/||g" >"$out/meson-test.txt"
     echo "meson test: exit $? ($(grep -E '^(Ok|Fail|Skipped):' "$out/meson-test.txt" | tr -s ' ' | tr '\n' ' '))"
+    # What the suite checks but does not print: steps 02 and 03 against their
+    # predecessors (bit for bit; zeros of opposite sign counted), and which
+    # kernel the last step launches for the 2,048 matrices its sanitizer runs use.
+    for step in 02_register_storage 03_loop_splitting; do
+        echo "=== $step ==="
+        "$build/steps/$step/$step" --seed "$seed" --test-case='*against the previous*' 2>&1
+    done >"$out/bit-identity.txt"
+    for shape in "--n 64 --k 64" "--n 63 --k 128"; do
+        # shellcheck disable=SC2086
+        ncu --clock-control none --metrics gpu__time_duration.sum "$build/steps/$last_step/$last_step" --seed "$seed" \
+            --test-case='*your own*' $shape --ne2 32 --ne3 64 2>&1 | sed "s|$PWD/||g"
+    done >"$out/persistent-probe.txt"
 fi
