@@ -34,10 +34,10 @@ enum class Bound {
 //   reference: the forward-substitution bound, with 4 extra units of
 //   roundoff for an approximate division (fast math: up to 2 ulp) or
 //   reciprocal and fmaf, and a factor 2 for bounding with x instead of x̂;
-// - family backend_ops: NMSE <= 1e-7, test-backend-ops' own threshold;
-// - family exact: every element equal to the exact solution, bit for bit;
-// - family mixed: each matrix by the rules of its own family, the NMSE rule
-//   over the matrices drawn by test-backend-ops' init.
+// - over the matrices drawn by test-backend-ops' init (family backend_ops, or
+//   its share of family mixed): NMSE <= 1e-7, test-backend-ops' own threshold;
+// - family exact (or its share of mixed): every element equal to the exact
+//   solution, bit for bit.
 // `expect_non_finite`, when given (dense: element (m, r, c) at (m*n + r)*k + c),
 // marks the elements that must come out NaN or Inf instead: the rows a zero
 // diagonal, a NaN or an Inf in the input poisons (written: not the poison's
