@@ -8,9 +8,10 @@
 namespace harness {
 
 void print_environment(std::ostream& out) {
-    const int clock = current_sm_clock_mhz();
-    out << "  GPU:   " << describe(gpu()) << "; SM clock now "
-        << (clock > 0 ? std::to_string(clock) + " MHz" : std::string("unknown (no NVML)")) << "\n"
+    const int      clock = current_sm_clock_mhz();
+    const GpuInfo& info  = gpu();
+    out << "  GPU:   " << describe(info) << " (CUDA device " << info.device << " of " << info.device_count
+        << "); SM clock now " << (clock > 0 ? std::to_string(clock) + " MHz" : std::string("unknown (no NVML)")) << "\n"
         << "  build: " << build_description() << "\n"
         << "  date:  " << today() << "\n";
 }

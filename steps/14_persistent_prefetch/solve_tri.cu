@@ -22,7 +22,10 @@
 #include <cuda_pipeline_primitives.h>
 
 #include <iterator>
+#include <map>
+#include <mutex>
 #include <type_traits>
+#include <utility>
 
 namespace step14 {
 
@@ -390,14 +393,15 @@ static size_t persistent_shared_bytes(const int columns) {
     return sizeof(float) * (2 * a_floats + max_n * columns);
 }
 
-// Blocks of a persistent kernel that fit on the GPU at once, asked once per
-// kernel: the grid is no larger (every block then stays until the batch is
-// done). 0 where the runtime cannot say (no GPU): then no launch is persistent.
-static int64_t resident_blocks(const Kernel kernel, const int columns) {
-    const size_t bytes  = persistent_shared_bytes(columns);
-    int          device = 0, sms = 0, per_sm = 0;
-    if (cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+// Blocks of a persistent kernel that fit on `device` at once: the grid is no
+// larger (every block then stays until the batch is done). The kernel's limit
+// of dynamic shared memory is an attribute the runtime keeps per device, so it
+// is set here, on the device asked about, before that device's first launch.
+// 0 where the runtime cannot say (no GPU): then no launch is persistent.
+static int64_t resident_blocks(const Kernel kernel, const int columns, const int device) {
+    const size_t bytes = persistent_shared_bytes(columns);
+    int          sms = 0, per_sm = 0;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)) !=
             cudaSuccess ||
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, columns, bytes) != cudaSuccess) {
@@ -405,6 +409,25 @@ static int64_t resident_blocks(const Kernel kernel, const int columns) {
         return 0;
     }
     return static_cast<int64_t>(sms) * per_sm;
+}
+
+// The same, asked once per device and kernel and then remembered: GPUs of one
+// machine may differ, and each needs the attribute set. Launchers on several
+// threads may ask at once.
+static int64_t resident_blocks_on_current_device(const Kernel kernel, const int columns) {
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    static std::mutex                                lock;
+    static std::map<std::pair<int, Kernel>, int64_t> known;
+    const std::lock_guard<std::mutex>                held(lock);
+    int64_t&                                         blocks = known[{device, kernel}];
+    if (blocks == 0) {
+        blocks = resident_blocks(kernel, columns, device);
+    }
+    return blocks;
 }
 
 // What solve_tri launches: one block per batch matrix and group of columns;
@@ -416,11 +439,7 @@ static harness::Launch<Kernel> plan(const harness::Problem& p) {
     if (split.T == 1) {
         const Kernel persistent =
             p.n == 64 ? persistent_kernel_for<64>(split.columns) : persistent_kernel_for<0>(split.columns);
-        static int64_t resident[2][2] = {};  // per instance: n = 64 or not, 64 or 128 columns
-        int64_t&       blocks         = resident[p.n == 64][split.columns / 128];
-        if (blocks == 0) {
-            blocks = resident_blocks(persistent, split.columns);
-        }
+        const int64_t blocks = resident_blocks_on_current_device(persistent, split.columns);
         if (blocks > 0 && p.batch() >= 2 * blocks) {
             return {persistent, dim3(blocks), dim3(split.columns), persistent_shared_bytes(split.columns)};
         }
