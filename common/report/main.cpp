@@ -3,7 +3,7 @@
 // reader's own), checks every configuration before timing it, prints per
 // shape the timing tables of both modes and each step's kernel resources, and
 // the PR's published change next to the one measured here; writes the same
-// figures as CSV and a plot as SVG.
+// figures as CSV, a plot as SVG and a page to share (summary.md).
 #include "cublas_yardstick.hpp"
 #include "gpu.hpp"
 #include "measure.hpp"
@@ -12,6 +12,7 @@
 #include "report_options.hpp"
 #include "report_steps.hpp"
 #include "results_csv.hpp"
+#include "summary.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -34,27 +35,70 @@ void write_file(const std::filesystem::path& path, const std::string& content) {
     }
 }
 
-// --replot: the plot of a saved run, drawn by today's code from its CSV.
-int replot(const ReportOptions& options) {
-    std::ifstream csv_file(options.replot_from, std::ios::binary);
+ReportRun read_csv_file(const std::string& path) {
+    std::ifstream csv_file(path, std::ios::binary);
     if (!csv_file) {
-        throw UsageError("--replot: cannot read " + options.replot_from);
+        throw UsageError("--replot: cannot read " + path);
     }
-    const ReportRun             run = read_csv(csv_file);
+    try {
+        return read_csv(csv_file);
+    } catch (const ResultsFormatError& error) {
+        throw ResultsFormatError(path + ": " + error.what());
+    }
+}
+
+// --replot: the plot (and, of one run, the summary) of saved runs, drawn by
+// today's code from their CSV. Several runs share one plot.
+int replot(const ReportOptions& options) {
+    std::vector<LabelledRun> runs;
+    for (const std::string& path : options.replot_from) {
+        runs.push_back({std::filesystem::path(path).stem().string(), read_csv_file(path)});
+    }
     const std::filesystem::path out_dir(options.out_dir);
     std::filesystem::create_directories(out_dir);
     std::ostringstream svg;
-    write_plot(svg, run);
+    if (runs.size() == 1) {
+        write_plot(svg, runs.front().run);
+        std::ostringstream summary;
+        write_summary(summary, runs.front().run);
+        write_file(out_dir / "summary.md", summary.str());
+    } else {
+        write_overlay_plot(svg, runs);
+    }
     write_file(out_dir / "results.svg", svg.str());
-    std::cout << "written: " << (out_dir / "results.svg").string() << ", the plot of " << options.replot_from << " ("
-              << run.gpu_name << ", " << run.date << ")\n";
+    std::cout << "written: " << (out_dir / "results.svg").string() << (runs.size() == 1 ? " and summary.md" : "")
+              << ", from";
+    for (const LabelledRun& labelled : runs) {
+        std::cout << " " << labelled.label << " (" << labelled.run.gpu_name << ", " << labelled.run.date << ")";
+    }
+    std::cout << "\n";
     return 0;
+}
+
+// --device: the device to measure becomes the current one before anything
+// asks for the GPU; a number no device has is refused with the count.
+void select_device(const ReportOptions& options) {
+    if (!options.device) {
+        return;
+    }
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError();
+        count = 0;
+    }
+    if (*options.device >= count) {
+        throw UsageError("--device " + std::to_string(*options.device) + ": " + std::to_string(count) + " CUDA " +
+                         (count == 1 ? "device is" : "devices are") + " visible" +
+                         (count > 0 ? " (0.." + std::to_string(count - 1) + ")" : std::string()));
+    }
+    CUDA_CHECK(cudaSetDevice(*options.device));
 }
 
 int run_report(const ReportOptions& options) {
     if (!options.replot_from.empty()) {
         return replot(options);
     }
+    select_device(options);
     const GpuInfo& info = gpu();
     if (!info.available) {
         std::cerr << "solve_tri_report: no GPU to measure: " << info.reason << ".\n"
@@ -63,7 +107,8 @@ int run_report(const ReportOptions& options) {
         return exit_no_gpu;
     }
     if (options.check_gpu_only) {
-        std::cout << "GPU: " << describe(info) << "\n";
+        std::cout << "GPU: " << describe(info) << " (CUDA device " << info.device << " of " << info.device_count
+                  << ")\n";
         return 0;
     }
     const std::vector<ShapeSpec> shapes = shapes_to_run(options);
@@ -123,15 +168,20 @@ int run_report(const ReportOptions& options) {
 
     const std::filesystem::path out_dir(options.out_dir);
     std::filesystem::create_directories(out_dir);
-    std::ostringstream csv, svg;
+    std::ostringstream csv, svg, summary;
     write_csv(csv, run);
     write_plot(svg, run);
+    // From the CSV as written, so that --replot of results.csv gives this page again.
+    std::istringstream written(csv.str());
+    write_summary(summary, read_csv(written));
     write_file(out_dir / "results.csv", csv.str());
     write_file(out_dir / "results.svg", svg.str());
+    write_file(out_dir / "summary.md", summary.str());
 
     const int failures = run.failures();
     // The folder as given: a log of this run names no path of the machine it ran on.
-    std::cout << "\nwritten: results.csv and results.svg in " << options.out_dir << "\n";
+    std::cout << "\nwritten: results.csv, results.svg and summary.md (to paste where the PR's tables are) in "
+              << options.out_dir << "\n";
     if (failures > 0) {
         std::cout << "FAILED: " << failures << " configuration" << (failures == 1 ? "" : "s")
                   << " failed the check (see the tables); exit " << exit_failed << "\n";
@@ -162,7 +212,7 @@ int main(int argc, char** argv) {
         std::cerr << "\nsolve_tri_report: " << error.what() << "\n";
         return harness::exit_usage;
     } catch (const harness::ResultsFormatError& error) {
-        std::cerr << "solve_tri_report: --replot " << options.replot_from << ": " << error.what() << "\n";
+        std::cerr << "solve_tri_report: --replot " << error.what() << "\n";
         return harness::exit_usage;
     } catch (const std::exception& error) {
         std::cerr << "\nsolve_tri_report: stopped: " << error.what() << "\n";

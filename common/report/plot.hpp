@@ -5,6 +5,8 @@
 #include "results.hpp"
 
 #include <ostream>
+#include <string>
+#include <vector>
 
 namespace harness {
 
@@ -12,5 +14,16 @@ namespace harness {
 // kernel's time as a floor in each mode and, for a memory-bound shape, the
 // copy floor.
 void write_plot(std::ostream& out, const ReportRun& run);
+
+// A saved run and the name it goes by in an overlay (its file's name).
+struct LabelledRun {
+    std::string label;
+    ReportRun   run;
+};
+
+// Several runs (one per GPU, or runs to compare) in one plot: the shapes of
+// any of them, one panel each; a colour per run, solid back to back and dashed
+// in graph replay, cuBLAS as diamonds, and each run's floors in its colour.
+void write_overlay_plot(std::ostream& out, const std::vector<LabelledRun>& runs);
 
 }  // namespace harness

@@ -49,6 +49,9 @@ std::string measurement_option_in(const ReportOptions& options) {
     if (options.check_gpu_only) {
         return "--check-gpu";
     }
+    if (options.device) {
+        return "--device";
+    }
     if (options.shape.has_shape() || options.shape.seed) {
         return "a shape or a seed";
     }
@@ -73,9 +76,12 @@ std::string report_usage() {
            "  --no-rotation  time every launch on one buffer set, at every shape (L2-hot where it fits)\n"
            "  --shapes LIST  the reference shapes to run, comma-separated (default all; with --shapes none,\n"
            "                 only the shape of your own)\n"
+           "  --device N     measure CUDA device N (default 0; CUDA_VISIBLE_DEVICES, if set, renumbers the\n"
+           "                 devices first)\n"
            "  --check-gpu    only say which GPU would be measured (exit 0), or that there is none (exit 3)\n"
-           "  --replot FILE  measure nothing: redraw results.svg (in --out) from a results.csv this report\n"
-           "                 wrote; needs no GPU\n"
+           "  --replot FILE [FILE...]  measure nothing, needs no GPU: from results.csv files this report\n"
+           "                 wrote, redraw results.svg in --out; one file also gives its summary.md, several\n"
+           "                 (one per GPU or run) are drawn in one plot, each in its own colour\n"
            "  --help         this text\n"
            "a shape of your own (what is not given is the PR's shape, 64, 6, 4, 2), and the inputs' seed:\n" +
            shape_options_usage();
@@ -134,7 +140,19 @@ ReportOptions parse_report_options(const int argc, char** argv) {
             if (csv_path->empty()) {
                 throw UsageError("--replot needs a results.csv");
             }
-            options.replot_from = *csv_path;
+            options.replot_from.push_back(*csv_path);
+            // Further files, up to the next option.
+            while (i + 1 < parsed.rest.size() && std::string(parsed.rest[i + 1]).rfind("--", 0) != 0) {
+                options.replot_from.push_back(parsed.rest[++i]);
+            }
+        } else if (const std::optional<std::string> device = value_of("--device")) {
+            const bool digits =
+                !device->empty() && device->size() <= 4 &&
+                std::all_of(device->begin(), device->end(), [](char c) { return c >= '0' && c <= '9'; });
+            if (!digits) {
+                throw UsageError("--device takes a CUDA device number (0, 1, ...), got '" + *device + "'");
+            }
+            options.device = std::stoi(*device);
         } else if (arg == "--quick") {
             options.quick = true;
         } else if (arg == "--no-rotation") {

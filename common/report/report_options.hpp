@@ -5,6 +5,7 @@
 #include "options.hpp"
 #include "timing.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,8 @@ struct ReportOptions {
     Rotation                 rotation       = Rotation::automatic;
     bool                     check_gpu_only = false;
     bool                     help           = false;
-    std::string              replot_from;  // --replot: a results.csv to draw the plot of, no GPU
+    std::optional<int>       device;       // --device: the CUDA device to measure (default: device 0)
+    std::vector<std::string> replot_from;  // --replot: results.csv files to draw, no GPU
 };
 
 // Throws UsageError for an unknown option or a bad value, with the reason.

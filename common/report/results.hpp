@@ -88,14 +88,17 @@ RowFigures row_figures(const ShapeResult& shape, size_t row, TimingMode mode, co
 // The time one run would take at the copy bandwidth: the memory floor, in us.
 double copy_floor_us(const Problem& problem, const CopyBandwidth& copy);
 
-// The PR's published change at its shape (test-backend-ops, baseline → PR).
+// The PR's published change at its shape (test-backend-ops, baseline → PR),
+// as its tables print it: us/run and GB/s.
 struct PublishedChange {
     const char* gpu;
     double      baseline_us;
     double      pr_us;
+    double      baseline_gb_per_s;
+    double      pr_gb_per_s;
 };
-constexpr PublishedChange published_pr_changes[] = {{"RTX 4070 Ti (sm_89)", 7.14, 5.31},
-                                                    {"RTX 2070 (sm_75)", 13.23, 11.00}};
+constexpr PublishedChange published_pr_changes[] = {{"RTX 4070 Ti (sm_89)", 7.14, 5.31, 20.29, 27.29},
+                                                    {"RTX 2070 (sm_75)", 13.23, 11.00, 10.96, 13.18}};
 
 // The same change measured here: the first step to each later step whose
 // directory starts with one of `targets` ("03", "04", "05").

@@ -228,12 +228,38 @@ void render_panel(std::ostream& out, const Panel& panel, const std::string& y_la
 
 }  // namespace
 
+// Where each legend entry starts: rows under the notes, a new row where the
+// next entry would pass the chart's right edge.
+struct LegendPlace {
+    double x;
+    int    row;
+};
+
+std::vector<LegendPlace> legend_places(const std::vector<Series>& series, const double width) {
+    std::vector<LegendPlace> places;
+    double                   x   = 12.0;
+    int                      row = 0;
+    for (const Series& entry : series) {
+        const double entry_width = 40.0 + 6.5 * static_cast<double>(entry.label.size());
+        if (x > 12.0 && x + entry_width > width - 12.0) {
+            x = 12.0;
+            ++row;
+        }
+        places.push_back({x, row});
+        x += entry_width;
+    }
+    return places;
+}
+
 std::string render(const Chart& chart) {
-    const int    columns = std::max(chart.columns, 1);
-    const size_t rows    = (chart.panels.size() + columns - 1) / columns;
-    const double top     = chart_top + 16.0 * chart.notes.size();
-    const double width   = panel_width * columns;
-    const double height  = top + panel_height * static_cast<double>(rows) + 10.0;
+    const int                      columns = std::max(chart.columns, 1);
+    const size_t                   rows    = (chart.panels.size() + columns - 1) / columns;
+    const double                   width   = panel_width * columns;
+    const std::vector<LegendPlace> legend =
+        chart.panels.empty() ? std::vector<LegendPlace>() : legend_places(chart.panels.front().series, width);
+    const int    legend_rows = legend.empty() ? 1 : legend.back().row + 1;
+    const double top         = chart_top + 16.0 * chart.notes.size() + 16.0 * (legend_rows - 1);
+    const double height      = top + panel_height * static_cast<double>(rows) + 10.0;
 
     std::ostringstream out;
     out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -248,21 +274,19 @@ std::string render(const Chart& chart) {
         out << "<text x=\"12\" y=\"" << coordinate(42 + 16.0 * i) << "\" class=\"note\">" << xml_escape(chart.notes[i])
             << "</text>\n";
     }
-    // The legend: the first panel's series, in one row under the notes.
-    if (!chart.panels.empty()) {
-        double       x = 12.0;
-        const double y = top - 16.0;
-        for (const Series& series : chart.panels.front().series) {
-            if (series.connect) {
-                out << "<line x1=\"" << coordinate(x) << "\" y1=\"" << coordinate(y - 4) << "\" x2=\""
-                    << coordinate(x + 24) << "\" y2=\"" << coordinate(y - 4) << "\" stroke=\"" << series.color
-                    << "\" stroke-width=\"2\"" << (series.dashed ? " stroke-dasharray=\"6,4\"" : "") << "/>\n";
-            }
-            render_marker(out, series.marker, x + 12, y - 4, series.color, std::string());
-            out << "<text x=\"" << coordinate(x + 30) << "\" y=\"" << coordinate(y) << "\" class=\"note\">"
-                << xml_escape(series.label) << "</text>\n";
-            x += 40.0 + 6.5 * static_cast<double>(series.label.size());
+    // The legend: the first panel's series, in rows under the notes.
+    for (size_t i = 0; i < legend.size(); ++i) {
+        const Series& series = chart.panels.front().series[i];
+        const double  x      = legend[i].x;
+        const double  y      = top - 16.0 * (legend_rows - legend[i].row);
+        if (series.connect) {
+            out << "<line x1=\"" << coordinate(x) << "\" y1=\"" << coordinate(y - 4) << "\" x2=\"" << coordinate(x + 24)
+                << "\" y2=\"" << coordinate(y - 4) << "\" stroke=\"" << series.color << "\" stroke-width=\"2\""
+                << (series.dashed ? " stroke-dasharray=\"6,4\"" : "") << "/>\n";
         }
+        render_marker(out, series.marker, x + 12, y - 4, series.color, std::string());
+        out << "<text x=\"" << coordinate(x + 30) << "\" y=\"" << coordinate(y) << "\" class=\"note\">"
+            << xml_escape(series.label) << "</text>\n";
     }
     for (size_t i = 0; i < chart.panels.size(); ++i) {
         const double left = panel_width * static_cast<double>(i % columns);

@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
-"""The committed plots are what today's code draws from the committed runs.
+"""The committed plots and summaries are what today's code draws from the committed runs.
 
     check_plot.py path/to/solve_tri_report [--write]
 
 For every docs/results/NAME.csv with a NAME.svg beside it, redraws the plot
-with `solve_tri_report --replot` (no GPU needed) and compares. --write
-replaces the committed SVG instead: run it after a change to the plot code.
+with `solve_tri_report --replot NAME.csv` (no GPU needed) and compares; where
+a NAME-summary.md stands beside it too, compares the summary.md that the
+same replot writes. For every docs/results/A+B.svg, an overlay of the runs
+A.csv and B.csv (any number of names joined by '+'), redraws it with
+`--replot A.csv B.csv` and compares. --write replaces the committed files
+instead: run it after a change to the plot or summary code.
 """
-import filecmp
 import pathlib
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -17,28 +19,50 @@ import tempfile
 RESULTS = pathlib.Path(__file__).resolve().parents[1] / "results"
 
 
+def drawn_files(report, csvs):
+    """Runs --replot on the CSVs; returns {output name: its bytes}, or None with a message printed."""
+    with tempfile.TemporaryDirectory() as out:
+        run = subprocess.run([report, "--replot", *map(str, csvs), "--out", out], capture_output=True, text=True)
+        files = {path.name: path.read_bytes() for path in pathlib.Path(out).iterdir()}
+        if run.returncode != 0 or "results.svg" not in files:
+            names = " ".join(csv.name for csv in csvs)
+            print(f"FAIL: --replot {names} exited {run.returncode}:\n{run.stdout}{run.stderr}")
+            return None
+        return files
+
+
 def main():
     report, write = sys.argv[1], "--write" in sys.argv[2:]
-    pairs = [(csv, csv.with_suffix(".svg")) for csv in sorted(RESULTS.glob("*.csv"))
-             if csv.with_suffix(".svg").exists()]
-    if not pairs:
+    checks = []  # (committed file, the CSVs it is drawn from, the name --replot writes it under)
+    for csv in sorted(RESULTS.glob("*.csv")):
+        if csv.with_suffix(".svg").exists():
+            checks.append((csv.with_suffix(".svg"), [csv], "results.svg"))
+            summary = csv.with_name(csv.stem + "-summary.md")
+            if summary.exists():
+                checks.append((summary, [csv], "summary.md"))
+    for overlay in sorted(RESULTS.glob("*+*.svg")):
+        csvs = [RESULTS / f"{name}.csv" for name in overlay.stem.split("+")]
+        missing = [csv.name for csv in csvs if not csv.exists()]
+        if missing:
+            print(f"FAIL: {overlay.name} is drawn from {', '.join(missing)}, which {RESULTS} does not hold")
+            return 1
+        checks.append((overlay, csvs, "results.svg"))
+    if not any(name == "results.svg" and len(csvs) == 1 for _, csvs, name in checks):
         print(f"FAIL: no results CSV with its SVG in {RESULTS}")
         return 1
     stale = []
-    for csv, svg in pairs:
-        with tempfile.TemporaryDirectory() as out:
-            run = subprocess.run([report, "--replot", str(csv), "--out", out], capture_output=True, text=True)
-            drawn = pathlib.Path(out) / "results.svg"
-            if run.returncode != 0 or not drawn.exists():
-                print(f"FAIL: --replot {csv.name} exited {run.returncode}:\n{run.stdout}{run.stderr}")
-                return 1
-            if filecmp.cmp(drawn, svg, shallow=False):
-                print(f"{svg.name}: as drawn from {csv.name}")
-            elif write:
-                shutil.copyfile(drawn, svg)
-                print(f"{svg.name}: redrawn from {csv.name}")
-            else:
-                stale.append(svg.name)
+    for committed, csvs, name in checks:
+        files = drawn_files(report, csvs)
+        if files is None:
+            return 1
+        sources = " + ".join(csv.name for csv in csvs)
+        if files.get(name) == committed.read_bytes():
+            print(f"{committed.name}: as drawn from {sources}")
+        elif write:
+            committed.write_bytes(files[name])
+            print(f"{committed.name}: redrawn from {sources}")
+        else:
+            stale.append(committed.name)
     if stale:
         print(f"FAIL: {', '.join(stale)} differ from what the code draws from their CSV; run "
               f"docs/tools/check_plot.py build/solve_tri_report --write")
