@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
-# The build's ways of saving compile time change no machine code. For every
-# step's kernel file, compiles each kernel both ways and compares the machine
-# code byte for byte:
-#   --split-compile 0    a file's kernels optimized in parallel, against one after another
-#                        (sm_75, sm_90, and sm_100, whose front end is nvcc 13's other one)
-#   PTX of an older GPU  sm_86 and sm_89 compiled from compute_80's PTX, sm_120 from
-#                        compute_100's, against from their own
+# The build compiles some architectures from the PTX of an older one
+# (common/scripts/gpu_arch.py): sm_86 and sm_89 from compute_80's, sm_120 from
+# compute_100's. That changes no machine code: for every step's kernel file,
+# this compiles each of those architectures both ways, from the older PTX and
+# from its own, and compares the machine code byte for byte.
 #
 #   docs/tools/same_code.sh [STEP...]   (default: every step; run from the repository's root)
 #
@@ -65,9 +63,6 @@ export flags_text="${flags[*]}"
 
 jobs=()
 for step in "${steps[@]}"; do
-    for gpu in 75 90 100; do
-        jobs+=("$step|--split-compile 0, sm_$gpu|-gencode=arch=compute_$gpu,code=sm_$gpu -- -gencode=arch=compute_$gpu,code=sm_$gpu --split-compile 0")
-    done
     for gpu in 86 89; do
         jobs+=("$step|sm_$gpu from compute_80|-gencode=arch=compute_$gpu,code=sm_$gpu -- -gencode=arch=compute_80,code=sm_$gpu")
     done
