@@ -200,6 +200,9 @@ __device__ __forceinline__ uint4 lds_volatile_v4(const uint32_t address) {
                  : "r"(address));
     return value;
 }
+__device__ __forceinline__ void sts_volatile_u32(const uint32_t address, const uint32_t value) {
+    asm volatile("st.volatile.shared.u32 [%0], %1;" ::"r"(address), "r"(value) : "memory");
+}
 // .cg caches in L2 only, so a chase measures L2 (or DRAM), never L1.
 __device__ __forceinline__ uint64_t load_global_cg(const uint64_t address) {
     uint64_t next;
@@ -394,6 +397,56 @@ struct Lds32Throughput {
                 total += lds_volatile_u32(lane_address + u * kRowBytes);
         }
         return __uint_as_float(total);
+    }
+};
+
+// Lane l writes word l of a 128-byte row: 32 banks, one wavefront per store.
+// The stored value changes every trip, so that no store is redundant.
+struct Sts32Throughput {
+    static constexpr int    kRowBytes            = kWarpSize * sizeof(uint32_t);
+    static constexpr int    kCountedPerIteration = kThroughputUnroll;
+    __device__ static float run(const int iterations, const uint4* scratch, const ChainInputs&) {
+        const uint32_t lane_address = shared_address(scratch) + (threadIdx.x % kWarpSize) * sizeof(uint32_t);
+#pragma unroll 1
+        for (int it = 0; it < iterations; ++it) {
+#pragma unroll
+            for (int u = 0; u < kThroughputUnroll; ++u)
+                sts_volatile_u32(lane_address + u * kRowBytes, it + u);
+        }
+        return 0.0f;
+    }
+};
+
+// Two kinds of instruction, interleaved and independent: per trip
+// kThroughputUnroll of Lds32Throughput's loads and as many shuffles or stores.
+// If the two share one pipe the pair's rate is that pipe's; if not, it adds up.
+template <bool kWithShuffles>
+struct LdsMixedThroughput {
+    static constexpr int    kRowBytes            = kWarpSize * sizeof(uint32_t);
+    static constexpr int    kCountedPerIteration = 2 * kThroughputUnroll;
+    __device__ static float run(const int iterations, const uint4* scratch, const ChainInputs& in) {
+        const uint32_t lane_address = shared_address(scratch) + (threadIdx.x % kWarpSize) * sizeof(uint32_t);
+        const uint32_t store_base   = lane_address + kThroughputUnroll * kRowBytes;  // other rows than the loads'
+        uint32_t       total        = 0;
+        float          y[kThroughputUnroll];
+        for (int u = 0; u < kThroughputUnroll; ++u)
+            y[u] = Shfl::start(in, u);
+#pragma unroll 1
+        for (int it = 0; it < iterations; ++it) {
+#pragma unroll
+            for (int u = 0; u < kThroughputUnroll; ++u) {
+                total += lds_volatile_u32(lane_address + u * kRowBytes);
+                if (kWithShuffles) {
+                    Shfl::apply(y[u], in);
+                } else {
+                    sts_volatile_u32(store_base + u * kRowBytes, it + u);
+                }
+            }
+        }
+        float shuffled = 0.0f;
+        for (int u = 0; u < kThroughputUnroll; ++u)
+            shuffled += y[u];
+        return __uint_as_float(total) + shuffled;
     }
 };
 
@@ -799,6 +852,11 @@ void add_throughput_rows(const ChainInputs& inputs, const int sm_count, const in
         "16 B per lane, no conflicts");
     add("shfl throughput", throughput_per_sm<IndependentChains<Shfl>>(inputs, sm_count, repeats, sink),
         "shfl.sync.idx, 8 chains/thread");
+    add("sts 32-bit throughput", throughput_per_sm<Sts32Throughput>(inputs, sm_count, repeats, sink), "no conflicts");
+    add("lds 32-bit + shfl, mixed", throughput_per_sm<LdsMixedThroughput<true>>(inputs, sm_count, repeats, sink),
+        "one of each, independent: both counted; 1.0 if they share a pipe");
+    add("lds 32-bit + sts 32-bit, mixed", throughput_per_sm<LdsMixedThroughput<false>>(inputs, sm_count, repeats, sink),
+        "one of each, independent: both counted; 1.0 if they share a pipe");
     add("mufu.rcp throughput", throughput_per_sm<IndependentChains<Rcp>>(inputs, sm_count, repeats, sink),
         "8 chains/thread, each rcp with its fadd");
 }

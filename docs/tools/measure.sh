@@ -5,11 +5,21 @@
 #
 # PART "run" (step tests, report, microbenchmarks, SASS counts, a large check),
 # "report" (the report alone), "large" (the large check alone), "ncu" (Nsight
-# Compute), "test" (meson test), or "all". OUT_DIR receives:
+# Compute), "test" (meson test), "build" (the README's build, timed), "sass"
+# (the sm_90 machine code of every step), "ncu-warm" (Nsight Compute on warm
+# launches, and where the stalls sit), or "all" (every part but "build",
+# "sass" and "ncu-warm"). The parts build in build-measure, or in the folder
+# SOLVE_TRI_BUILD names. OUT_DIR receives:
+#   build:   build-time.txt  the README's first command's build (meson setup build
+#                            && meson compile -C build) in a fresh copy of this tree,
+#                            timed: the architectures it chose, wall and CPU seconds,
+#                            and the slowest commands of .ninja_log; the copy stays
+#                            in $TMPDIR/solve-tri-fresh-build for the other parts
 #   run:     step-tests.log  each step's test binary, "=== <step> ===" each, with a
 #                            fixed seed and a third timed shape (n = 63, k = 6: the
 #                            run-time instances), plus step 04 built without fast math
-#            report.txt      build/solve_tri_report's output; results.csv, results.svg
+#            report.txt      build/solve_tri_report's output; results.csv, results.svg,
+#                            summary.md
 #            microbench.txt  build/solve_tri_microbench's output
 #            sass.txt        machine-code counts per step (n = 64 instances), and
 #                            whether steps 04 and 05 compile to the same code
@@ -18,23 +28,51 @@
 #            large-check.txt a shape of your own of 2^20 matrices, n = k = 64,
 #                            checked by the last step's binary, with its time
 #                            (also PART "large")
+#   sass:    sass-sm90.txt.gz  cuobjdump -sass -arch sm_90 of every step's kernels, in
+#                            their order, "=== <step> ===" each
+#            same-code.txt   docs/tools/same_code.sh: older PTX gives the same machine code
+#   ncu-warm: ncu-warm-SHAPE.txt for pr and upstream_perf (ncu_table.sh --warm)
+#            ncu-source-pr.csv, ncu-source-n63.csv  stall samples per SASS instruction
+#                            (SourceCounters) of steps 01-03, warm, at the PR's shape and
+#                            at n = 63 (the run-time instances)
+#            ncu-warm-raw.tar.gz  every metric ncu collected
 #   ncu:     ncu-SHAPE.txt for pr, large_batch, qwen3_next, qwen3_next_32k
 #                            (docs/tools/ncu_table.sh)
 #            ncu-raw.tar.gz  every metric ncu collected
 #   test:    meson-test.txt  the whole test suite (all suites, sanitizers included)
 #            bit-identity.txt  steps 02 and 03 against their predecessors
 #            persistent-probe.txt  the kernel the last step launches for 2,048 matrices
+#            every-gpu.txt   every_gpu_test in both device orders, and the report's
+#                            --device
 # To update the docs: copy these to docs/results/ under the names sync_docs.py
 # reads (h200-DATE-*), then run python3 docs/tools/sync_docs.py.
 set -uo pipefail
 out=${1:?usage: docs/tools/measure.sh OUT_DIR [GPU_ARCH [PART]]}
 arch=${2:-native}
 part=${3:-all}
-build=build-measure
+build=${SOLVE_TRI_BUILD:-build-measure}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 seed=20261201
 last_step=$(basename "$(ls -d steps/[0-9][0-9]_* | tail -n 1)")
+
+if [ "$part" = build ]; then
+    # A fresh copy: the tracked tree, no build folders, no results of earlier runs.
+    fresh="${TMPDIR:-/tmp}/solve-tri-fresh-build"
+    rm -rf "$fresh" && mkdir -p "$fresh"
+    tar -cf - --exclude='./build*' --exclude=./report --exclude=./.git . | tar -xf - -C "$fresh"
+    {
+        echo "The README's build from a fresh copy: meson setup build && meson compile -C build"
+        echo "machine: $(nproc) CPU cores; GPU: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 || echo none); $(date -u +%Y-%m-%d)"
+        TIMEFORMAT='time: %R s wall, %U s user + %S s sys'
+        time (cd "$fresh" && meson setup build >setup.log 2>&1 && meson compile -C build >compile.log 2>&1) 2>&1
+        grep -h 'GPU architectures' "$fresh/setup.log"
+        echo "slowest commands (seconds each took, as .ninja_log has them):"
+        awk 'NR > 1 { printf "  %7.1f  %s\n", ($2 - $1) / 1000, $4 }' "$fresh/build/.ninja_log" | sort -rn | head -n 8
+    } >"$out/build-time.txt" 2>&1
+    cat "$out/build-time.txt"
+    exit 0
+fi
 
 { [ -d "$build" ] || meson setup "$build" -Dgpu_arch="$arch"; } >>"$out/setup.txt" 2>&1 &&
     ninja -C "$build" >>"$out/setup.txt" 2>&1 || { tail -30 "$out/setup.txt"; exit 1; }
@@ -107,6 +145,42 @@ if [ "$part" = report ]; then
     echo "report: exit $?"
 fi
 
+if [ "$part" = sass ]; then
+    for dir in "$build"/steps/[0-9][0-9]_*/; do
+        step=$(basename "$dir")
+        echo "=== $step ==="
+        cuobjdump -sass -arch sm_90 "$dir/libstep${step:0:2}.a" | sed -E 's/^\s+$//'
+    done | gzip -9 >"$out/sass-sm90.txt.gz"
+    echo "sass: $(zcat "$out/sass-sm90.txt.gz" | grep -c 'Function :') kernels"
+    docs/tools/same_code.sh >"$out/same-code.txt" 2>&1
+    echo "same_code.sh: exit $? ($(grep -c identical "$out/same-code.txt") identical, $(grep -cE 'DIFFERS|FAILED' "$out/same-code.txt") not)"
+fi
+
+if [ "$part" = ncu-warm ]; then
+    mkdir -p "$out/raw"
+    for shape in pr upstream_perf; do
+        docs/tools/ncu_table.sh --warm "$build" "$shape" "$out/raw/ncu-warm-$shape.csv" >"$out/ncu-warm-$shape.txt" 2>&1
+        echo "ncu --warm $shape: exit $?"
+    done
+    # Where the stalls sit, instruction by instruction: steps 01-03, a warm
+    # launch each, at the PR's shape (the n = 64 instances) and at n = 63 (the
+    # run-time ones).
+    for shape in pr n63; do
+        case $shape in
+            pr) args=(--shapes pr) ;;
+            n63) args=(--shapes none --n 63 --k 6 --ne2 4 --ne3 2) ;;
+        esac
+        ncu --clock-control none --cache-control none --filter-mode per-launch-config --launch-skip 20 \
+            --launch-count 1 -k regex:'step0[1-3]' --section SourceCounters --export "$out/raw/source-$shape" \
+            --force-overwrite "$build/solve_tri_report" "${args[@]}" --quick --mode back-to-back \
+            --out "$out/raw/report-$shape" >"$out/raw/source-$shape.log" 2>&1 &&
+            ncu --import "$out/raw/source-$shape.ncu-rep" --page source --print-source sass --csv \
+                >"$out/ncu-source-$shape.csv" 2>&1
+        echo "ncu SourceCounters $shape: exit $? ($(wc -l <"$out/ncu-source-$shape.csv") lines)"
+    done
+    tar -czf "$out/ncu-warm-raw.tar.gz" -C "$out/raw" . && rm -rf "$out/raw"
+fi
+
 if [ "$part" = all ] || [ "$part" = ncu ]; then
     mkdir -p "$out/raw"
     for shape in pr large_batch qwen3_next qwen3_next_32k; do
@@ -128,6 +202,22 @@ if [ "$part" = all ] || [ "$part" = test ]; then
         echo "=== $step ==="
         "$build/steps/$step/$step" --seed "$seed" --test-case='*against the previous*' 2>&1
     done >"$out/bit-identity.txt"
+    # Every step on every visible GPU, in both orders (SKIP, exit 77, after the
+    # checks on the one device, where only one is visible), and the report's
+    # choice of device.
+    {
+        for order in 0,1 1,0; do
+            echo "=== every_gpu_test --order $order ==="
+            "$build/every_gpu_test" --seed "$seed" --order "$order" 2>&1
+            echo "exit $?"
+        done
+        for device in 0 1; do
+            echo "=== solve_tri_report --device $device --check-gpu ==="
+            "$build/solve_tri_report" --device "$device" --check-gpu 2>&1
+            echo "exit $?"
+        done
+    } >"$out/every-gpu.txt"
+    grep -E '^(===|exit|SKIP|[0-9]+ checks)' "$out/every-gpu.txt"
     for shape in "--n 64 --k 64" "--n 63 --k 128"; do
         # shellcheck disable=SC2086
         ncu --clock-control none --metrics gpu__time_duration.sum "$build/steps/$last_step/$last_step" --seed "$seed" \

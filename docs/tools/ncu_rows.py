@@ -53,8 +53,8 @@ def main():
         return 1
     header = rows[0]  # row 1 holds the units
     index = {name: i for i, name in enumerate(header)}
-    # The first launch of each step's kernel: its check. Later ones are the
-    # report's timing launches, which ncu may have caught too.
+    # The first profiled launch of each step's kernel (ncu_table.sh says which
+    # launch that is); later ones, which ncu may have caught too, are left out.
     names, kernels = [], []
     for kernel in rows[2:]:
         full = kernel[index["Kernel Name"]]

@@ -4,19 +4,29 @@
 # and bank conflicts, DRAM throughput, occupancy, and each kernel's top stall
 # reasons. solve_tri_report prints what needs no profiler; these need one.
 #
-# usage: docs/tools/ncu_table.sh BUILD_DIR SHAPE_ID [RAW_CSV]
+# usage: docs/tools/ncu_table.sh [--warm] BUILD_DIR SHAPE_ID [RAW_CSV]
+#   --warm     profile a warm launch, as the report times them (see below)
 #   BUILD_DIR  a Meson build folder with build/solve_tri_report
 #   SHAPE_ID   a reference shape of the report (pr, large_batch, ...)
 #   RAW_CSV    where to keep every metric ncu collected (optional)
 #
-# ncu profiles the report's check of each step at that shape (the first
-# launch of every step's kernel: its check comes before any timing), with
-# the GPU's clocks left as they are. Exits 1 where ncu is missing or
-# profiled nothing, 2 on bad arguments.
+# ncu profiles the report's launches of each step at that shape, with the
+# GPU's clocks left as they are. Without --warm: the first launch of every
+# step's kernel, its check, which comes before any timing, with the caches
+# flushed (ncu's default): a cold launch, slower than the timed ones. With
+# --warm: the 21st launch of each kernel and launch configuration (after its
+# check, its warm-up and the first timed ones), caches left as the previous
+# launch left them: the kernel as the report times it. Exits 1 where ncu is
+# missing or profiled nothing, 2 on bad arguments.
 set -euo pipefail
 
-build=${1:?usage: docs/tools/ncu_table.sh BUILD_DIR SHAPE_ID [RAW_CSV]}
-shape=${2:?usage: docs/tools/ncu_table.sh BUILD_DIR SHAPE_ID [RAW_CSV]}
+warm=0
+if [ "${1:-}" = --warm ]; then
+    warm=1
+    shift
+fi
+build=${1:?usage: docs/tools/ncu_table.sh [--warm] BUILD_DIR SHAPE_ID [RAW_CSV]}
+shape=${2:?usage: docs/tools/ncu_table.sh [--warm] BUILD_DIR SHAPE_ID [RAW_CSV]}
 raw_out=${3:-}
 report=$build/solve_tri_report
 if [ ! -x "$report" ]; then
@@ -39,9 +49,18 @@ trap 'rm -rf "$work"' EXIT
 sections="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables
           --section WarpStateStats --section SchedulerStats --section Occupancy --section LaunchStats"
 # Every step's kernel is named solve_tri_...; cuBLAS's are not.
+if [ $warm = 1 ]; then
+    which_launches="--cache-control none --filter-mode per-launch-config --launch-skip 20 --launch-count 1"
+    what="a warm launch of each step's kernel (the 21st of its launch configuration), caches not flushed"
+    mode=back-to-back
+else
+    which_launches="--launch-count 32"
+    what="the first launch of each step's kernel (its check; cold: caches flushed)"
+    mode=graph
+fi
 # shellcheck disable=SC2086
-if ! "$ncu" --clock-control none -k regex:solve_tri --launch-count 32 $sections --export "$work/profile" \
-        --force-overwrite "$report" --shapes "$shape" --quick --mode graph --out "$work/report" \
+if ! "$ncu" --clock-control none -k regex:solve_tri $which_launches $sections --export "$work/profile" \
+        --force-overwrite "$report" --shapes "$shape" --quick --mode $mode --out "$work/report" \
         >"$work/ncu.log" 2>&1; then
     echo "ncu_table.sh: ncu failed; its output:" >&2
     tail -n 20 "$work/ncu.log" >&2
@@ -51,6 +70,6 @@ fi
 if [ -n "$raw_out" ]; then
     cp "$work/raw.csv" "$raw_out"
 fi
-echo "Nsight Compute, report shape $shape: the first launch of each step's kernel (its check)"
+echo "Nsight Compute, report shape $shape: $what"
 echo "GPU: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1); $("$ncu" --version | tail -n 1); --clock-control none; $(date -u +%Y-%m-%d)"
 python3 "$(dirname "$0")/ncu_rows.py" "$work/raw.csv"
