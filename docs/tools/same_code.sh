@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# The build compiles some architectures from the PTX of an older one
-# (common/scripts/gpu_arch.py): sm_86 and sm_89 from compute_80's, sm_120 from
-# compute_100's. That changes no machine code: for every step's kernel file,
-# this compiles each of those architectures both ways, from the older PTX and
-# from its own, and compares the machine code byte for byte.
+# The build's ways of saving compile time (common/scripts/gpu_arch.py) change
+# no machine code. For every step's kernel file, this compiles each kernel both
+# ways and compares the machine code byte for byte:
+#   PTX of an older GPU  sm_86 and sm_89 compiled from compute_80's PTX, sm_120 from
+#                        compute_100's, against from their own
+#   --split-compile=0    a file's kernels optimized in parallel (a build for one GPU),
+#                        against one after another: sm_90, and sm_100, whose PTX comes
+#                        from nvcc 13's other front end
 #
 #   docs/tools/same_code.sh [STEP...]   (default: every step; run from the repository's root)
 #
@@ -63,6 +66,9 @@ export flags_text="${flags[*]}"
 
 jobs=()
 for step in "${steps[@]}"; do
+    for gpu in 90 100; do
+        jobs+=("$step|--split-compile=0, sm_$gpu|-gencode=arch=compute_$gpu,code=sm_$gpu -- -gencode=arch=compute_$gpu,code=sm_$gpu --split-compile=0")
+    done
     for gpu in 86 89; do
         jobs+=("$step|sm_$gpu from compute_80|-gencode=arch=compute_$gpu,code=sm_$gpu -- -gencode=arch=compute_80,code=sm_$gpu")
     done

@@ -32,8 +32,9 @@ pattern=$instance
 case "$instance" in
     [0-9]*) pattern="solve_tri_kernel<$instance>" ;;
 esac
-# Demangled names (cu++filt or c++filt), then one function: from its "Function :" line to the next.
-demangle=$(command -v cu++filt || command -v c++filt || echo cat)
+# Demangled names (c++filt demangles the names in a text; the toolkit's cu++filt
+# only a name given alone), then one function: from its "Function :" line to the next.
+demangle=$(command -v c++filt || echo cat)
 printf '%s\n' "$listing" | "$demangle" | awk -v pattern="$pattern" '
     /Function :/ { on = index($0, pattern) > 0; if (on) found = 1 }
     on { print }
