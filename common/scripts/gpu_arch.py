@@ -31,8 +31,10 @@ PTX_LEVELS = [75, 80, 90, 100]
 # it, step 08's six fully unrolled instances, optimized one after another, are
 # the build's longest wait. With several architectures nvcc's --threads keeps
 # the cores busy already, and splitting would only add work (on two cores,
-# step 08's file then takes 161 CPU-seconds instead of 138). The machine code
-# is the same either way (docs/tools/same_code.sh).
+# step 08's file then takes 161 CPU-seconds instead of 138). Below PTX level
+# 10.0 the machine code is the same either way (docs/tools/same_code.sh); from
+# 10.0 on, nvcc 13's other front end gives other machine code when it splits,
+# so a build for a Blackwell GPU does not split.
 SPLIT_COMPILE = "--split-compile=0"
 
 
@@ -81,11 +83,15 @@ def parse_list(choice):
     return sorted(set(archs))
 
 
+def ptx_level(arch):
+    """The PTX an architecture is compiled from: the newest level it has."""
+    return max([level for level in PTX_LEVELS if level <= arch], default=arch)
+
+
 def gencode_flags(archs):
     groups = {}
     for arch in archs:
-        level = max([level for level in PTX_LEVELS if level <= arch], default=arch)
-        groups.setdefault(level, []).append(arch)
+        groups.setdefault(ptx_level(arch), []).append(arch)
     flags = []
     newest = max(groups)
     for level in sorted(groups):
@@ -100,7 +106,6 @@ def main():
         print("native")
         print("gpu_arch=native: nvcc's -arch=native, the GPUs it finds when each file compiles")
         print("-arch=native")
-        print(SPLIT_COMPILE)
         return
     supported = supported_by(nvcc)
     if choice == "auto":
@@ -135,7 +140,7 @@ def main():
     print(reason)
     for flag in gencode_flags(archs):
         print(flag)
-    if len(archs) == 1:
+    if len(archs) == 1 and ptx_level(archs[0]) < 100:
         print(SPLIT_COMPILE)
 
 

@@ -32,9 +32,9 @@
 #                            their order, "=== <step> ===" each
 #            same-code.txt   docs/tools/same_code.sh: older PTX gives the same machine code
 #   ncu-warm: ncu-warm-SHAPE.txt for pr and upstream_perf (ncu_table.sh --warm)
-#            ncu-source-pr.csv, ncu-source-n63.csv  stall samples per SASS instruction
-#                            (SourceCounters) of steps 01-03, warm, at the PR's shape and
-#                            at n = 63 (the run-time instances)
+#            ncu-source-pr-NN.csv, ncu-source-n63-NN.csv  stall samples per SASS
+#                            instruction (SourceCounters) of steps 01-03, warm, at the PR's
+#                            shape and at n = 63 (the run-time instances)
 #            ncu-warm-raw.tar.gz  every metric ncu collected
 #   ncu:     ncu-SHAPE.txt for pr, large_batch, qwen3_next, qwen3_next_32k
 #                            (docs/tools/ncu_table.sh)
@@ -170,13 +170,15 @@ if [ "$part" = ncu-warm ]; then
             pr) args=(--shapes pr) ;;
             n63) args=(--shapes none --n 63 --k 6 --ne2 4 --ne3 2) ;;
         esac
-        ncu --clock-control none --cache-control none --filter-mode per-launch-config --launch-skip 20 \
-            --launch-count 1 -k regex:'step0[1-3]' --section SourceCounters --export "$out/raw/source-$shape" \
-            --force-overwrite "$build/solve_tri_report" "${args[@]}" --quick --mode back-to-back \
-            --out "$out/raw/report-$shape" >"$out/raw/source-$shape.log" 2>&1 &&
-            ncu --import "$out/raw/source-$shape.ncu-rep" --page source --print-source sass --csv \
-                >"$out/ncu-source-$shape.csv" 2>&1
-        echo "ncu SourceCounters $shape: exit $? ($(wc -l <"$out/ncu-source-$shape.csv") lines)"
+        for step in 01 02 03; do
+            ncu --clock-control none --cache-control none --launch-skip 20 --launch-count 1 \
+                --kernel-name-base demangled -k regex:"step$step::" --section SourceCounters \
+                --export "$out/raw/source-$shape-$step" --force-overwrite "$build/solve_tri_report" "${args[@]}" \
+                --quick --mode back-to-back --out "$out/raw/report-$shape" >"$out/raw/source-$shape-$step.log" 2>&1 &&
+                ncu --import "$out/raw/source-$shape-$step.ncu-rep" --page source --print-source sass --csv \
+                    >"$out/ncu-source-$shape-$step.csv" 2>&1
+            echo "ncu SourceCounters $shape step $step: exit $? ($(wc -l <"$out/ncu-source-$shape-$step.csv") lines)"
+        done
     done
     tar -czf "$out/ncu-warm-raw.tar.gz" -C "$out/raw" . && rm -rf "$out/raw"
 fi

@@ -4,6 +4,7 @@
 kernel's three largest stall reasons. Metrics ncu did not collect print n/a.
 
     ncu_rows.py RAW_CSV
+    ncu_rows.py --merge RAW_CSV...   (several exports as one, on stdout)
 """
 import csv
 import re
@@ -45,7 +46,33 @@ def value_of(kernel, index, metric):
     return number(kernel[index[metric]]) if metric in index else None
 
 
+def merge(paths):
+    """Several raw exports as one: the union of their columns, every kernel's row.
+    An export named raw-stepNN.csv gives its kernels a column Step = NN (the
+    kernel's name need not say its step: ncu may print it without the namespace)."""
+    header, units, kernels = ["Step"], [""], []
+    for path in paths:
+        with open(path, newline="") as f:
+            rows = list(csv.reader(f))
+        if len(rows) < 3:
+            continue
+        for name, unit in zip(rows[0], rows[1]):
+            if name not in header:
+                header.append(name)
+                units.append(unit)
+        step = re.search(r"raw-step(\d\d)\.csv$", path)
+        kernels += [dict(zip(rows[0], row), Step=step.group(1) if step else "") for row in rows[2:]]
+    writer = csv.writer(sys.stdout)
+    writer.writerow(header)
+    writer.writerow(units)
+    for kernel in kernels:
+        writer.writerow([kernel.get(name, "") for name in header])
+    return 0
+
+
 def main():
+    if sys.argv[1] == "--merge":
+        return merge(sys.argv[2:])
     with open(sys.argv[1], newline="") as f:
         rows = list(csv.reader(f))
     if len(rows) < 3:
@@ -59,7 +86,8 @@ def main():
     for kernel in rows[2:]:
         full = kernel[index["Kernel Name"]]
         step = re.search(r"step(\d\d)", full)
-        name = step.group(1) if step else full[:10]
+        labelled = kernel[index["Step"]] if "Step" in index else ""
+        name = labelled or (step.group(1) if step else full[:10])
         if name not in names:
             names.append(name)
             kernels.append(kernel)

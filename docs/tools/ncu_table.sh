@@ -48,25 +48,36 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 sections="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables
           --section WarpStateStats --section SchedulerStats --section Occupancy --section LaunchStats"
-# Every step's kernel is named solve_tri_...; cuBLAS's are not.
+# profile WHICH_KERNELS LAUNCH_OPTIONS...: one ncu run of the report at the
+# shape, its profile imported as raw CSV into $work/raw-WHICH.csv.
+profile() {
+    local which=$1
+    shift
+    # shellcheck disable=SC2086
+    if ! "$ncu" --clock-control none --kernel-name-base demangled -k "regex:$which" "$@" $sections \
+            --export "$work/profile" --force-overwrite "$report" --shapes "$shape" --quick --mode "$mode" \
+            --out "$work/report" >"$work/ncu.log" 2>&1; then
+        echo "ncu_table.sh: ncu failed; its output:" >&2
+        tail -n 20 "$work/ncu.log" >&2
+        exit 1
+    fi
+    "$ncu" --import "$work/profile.ncu-rep" --csv --page raw --print-units base >"$work/raw-${which//[^0-9a-z]/}.csv"
+}
+# Every step's kernel is named stepNN::solve_tri_...; cuBLAS's are not.
 if [ $warm = 1 ]; then
-    which_launches="--cache-control none --filter-mode per-launch-config --launch-skip 20 --launch-count 1"
-    what="a warm launch of each step's kernel (the 21st of its launch configuration), caches not flushed"
+    # ncu counts launches to skip over all the kernels it matches, so one run per step.
+    what="a warm launch of each step's kernel (its 21st launch: after its check, warm-up and first timed launches), caches not flushed"
     mode=back-to-back
+    for dir in "$build"/steps/[0-9][0-9]_*/; do
+        step=$(basename "$dir")
+        profile "step${step:0:2}::" --cache-control none --launch-skip 20 --launch-count 1
+    done
 else
-    which_launches="--launch-count 32"
     what="the first launch of each step's kernel (its check; cold: caches flushed)"
     mode=graph
+    profile "step[0-9][0-9]::" --launch-count 32
 fi
-# shellcheck disable=SC2086
-if ! "$ncu" --clock-control none -k regex:solve_tri $which_launches $sections --export "$work/profile" \
-        --force-overwrite "$report" --shapes "$shape" --quick --mode $mode --out "$work/report" \
-        >"$work/ncu.log" 2>&1; then
-    echo "ncu_table.sh: ncu failed; its output:" >&2
-    tail -n 20 "$work/ncu.log" >&2
-    exit 1
-fi
-"$ncu" --import "$work/profile.ncu-rep" --csv --page raw --print-units base >"$work/raw.csv"
+python3 "$(dirname "$0")/ncu_rows.py" --merge "$work"/raw-*.csv >"$work/raw.csv"
 if [ -n "$raw_out" ]; then
     cp "$work/raw.csv" "$raw_out"
 fi

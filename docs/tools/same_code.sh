@@ -4,9 +4,8 @@
 # ways and compares the machine code byte for byte:
 #   PTX of an older GPU  sm_86 and sm_89 compiled from compute_80's PTX, sm_120 from
 #                        compute_100's, against from their own
-#   --split-compile=0    a file's kernels optimized in parallel (a build for one GPU),
-#                        against one after another: sm_90, and sm_100, whose PTX comes
-#                        from nvcc 13's other front end
+#   --split-compile=0    a file's kernels optimized in parallel (a build for one GPU below
+#                        sm_100), against one after another: sm_75, sm_80 and sm_90
 #
 #   docs/tools/same_code.sh [STEP...]   (default: every step; run from the repository's root)
 #
@@ -66,7 +65,7 @@ export flags_text="${flags[*]}"
 
 jobs=()
 for step in "${steps[@]}"; do
-    for gpu in 90 100; do
+    for gpu in 75 80 90; do
         jobs+=("$step|--split-compile=0, sm_$gpu|-gencode=arch=compute_$gpu,code=sm_$gpu -- -gencode=arch=compute_$gpu,code=sm_$gpu --split-compile=0")
     done
     for gpu in 86 89; do
