@@ -1,6 +1,7 @@
-// Timing kernels two ways: launches back to back on one stream, as
-// test-backend-ops does (us/run includes each launch's overhead), and replays
-// of a CUDA graph of many launches (launch overhead removed).
+// Timing kernels two ways: launches back to back on one stream (us/run
+// includes each launch's overhead), and replays of a CUDA graph of many
+// launches (launch overhead removed). Which of the two test-backend-ops'
+// perf mode resembles depends on ggml's build (docs/upstream.md).
 #pragma once
 
 #include "problem.hpp"

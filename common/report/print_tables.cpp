@@ -81,9 +81,8 @@ void print_shape(std::ostream& out, const ShapeResult& shape, const ReportRun& r
     }
     for (const TimingMode mode : run.modes) {
         out << "\n  " << mode_name(mode) << ": "
-            << (mode == TimingMode::back_to_back
-                    ? "launches back to back on one stream, as test-backend-ops times (launch overhead included)"
-                    : "launches replayed from a CUDA graph (launch overhead removed)")
+            << (mode == TimingMode::back_to_back ? "launches back to back on one stream (launch overhead included)"
+                                                 : "launches replayed from a CUDA graph (launch overhead removed)")
             << ";\n  median of " << run.timing_config.samples
             << " samples [min, max]; GB/s = bytes(A + B + X) / time / 1024^3; change against the step above; "
                "speed-up over the first step\n";
@@ -124,7 +123,7 @@ void print_pr_side_by_side(std::ostream& out, const ShapeResult& pr_shape, const
         width = std::max(width, l.label.size());
     }
     out << "\n== The PR side by side: " << pr_shape.problem.describe()
-        << ", us/run (the published rows are test-backend-ops' perf mode: compare with back-to-back) ==\n";
+        << ", us/run (the published rows: test-backend-ops' perf mode, on the PR author's GPUs) ==\n";
     char text[512];
     std::snprintf(text, sizeof(text), "  %-*s %9s %9s %9s\n", static_cast<int>(width), "", "before", "after", "change");
     out << text;
