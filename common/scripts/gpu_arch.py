@@ -20,6 +20,7 @@ the machine code is the same as from the GPU's own PTX, byte for byte
 (docs/tools/same_code.sh). The PTX of the newest group is embedded too, so a
 GPU newer than the list still runs the workbook through the driver's JIT.
 """
+import os
 import subprocess
 import sys
 
@@ -29,13 +30,19 @@ FULL_LIST = [75, 80, 86, 89, 90, 100, 120]
 PTX_LEVELS = [75, 80, 90, 100]
 # A build for one GPU also optimizes each file's kernels in parallel: without
 # it, step 08's six fully unrolled instances, optimized one after another, are
-# the build's longest wait. With several architectures nvcc's --threads keeps
-# the cores busy already, and splitting would only add work (on two cores,
+# the build's longest wait. With several architectures the architectures'
+# own compiles keep the cores busy already, and splitting would only add work (on two cores,
 # step 08's file then takes 161 CPU-seconds instead of 138). Below PTX level
 # 10.0 the machine code is the same either way (docs/tools/same_code.sh); from
 # 10.0 on, nvcc 13's other front end gives other machine code when it splits,
 # so a build for a Blackwell GPU does not split.
 SPLIT_COMPILE = "--split-compile=0"
+# A build for several GPUs compiles a file's architectures in parallel, one
+# thread each, where the machine has cores to spare: ninja keeps two cores
+# busy with other files already, and there the threads only add work (the
+# full list on two cores: 517 s and 1,042 CPU-seconds with them, 493 s and
+# 895 without; docs/results/nvcc-13.0-2026-12-01-two-core-builds.txt).
+THREADS = "--threads=0"
 
 
 def supported_by(nvcc):
@@ -142,6 +149,8 @@ def main():
         print(flag)
     if len(archs) == 1 and ptx_level(archs[0]) < 100:
         print(SPLIT_COMPILE)
+    if len(archs) > 1 and (os.cpu_count() or 1) > 2:
+        print(THREADS)
 
 
 if __name__ == "__main__":
