@@ -5,6 +5,7 @@
 
 #include "options.hpp"
 #include "problem.hpp"
+#include "reference_shapes.hpp"
 
 #include <cstdint>
 
@@ -23,6 +24,9 @@ struct StepUnderTest {
     const Step* step;
     const Step* previous;  // null for the first step
     Output      output;
+    // How many of the reference shapes the timing case times, from the first:
+    // a step's test the first two, an experiment's all of them.
+    int timed_shapes = step_test_timed_shapes;
 };
 
 // Runs the shared test body on a step: takes the workbook's options off the

@@ -8,7 +8,8 @@
 # Compute), "test" (meson test), "build" (the README's build, timed), "sass"
 # (the sm_90 machine code of every step), "ncu-warm" (Nsight Compute on warm
 # launches, and where the stalls sit), or "all" (every part but "build",
-# "sass" and "ncu-warm"). The parts build in build-measure, or in the folder
+# "sass" and "ncu-warm"), or "experiments" (the one-change experiments). The
+# parts build in build-measure (with -Dexperiments=true), or in the folder
 # SOLVE_TRI_BUILD names. OUT_DIR receives:
 #   build:   build-time.txt  the README's first command's build (meson setup build
 #                            && meson compile -C build) in a fresh copy of this tree,
@@ -39,6 +40,12 @@
 #   ncu:     ncu-SHAPE.txt for pr, large_batch, qwen3_next, qwen3_next_32k
 #                            (docs/tools/ncu_table.sh)
 #            ncu-raw.tar.gz  every metric ncu collected
+#   experiments: experiments.txt  meson test --suite experiments: each one-change
+#                            variant (steps/NN_name/experiments/*.patch) checked and
+#                            timed against its step at every reference shape, after
+#                            the registers, local memory and blocks per SM of both
+#            experiments-switch.txt  step 14 against its never-persistent variant
+#                            at 1,056, 1,536, 2,048 and 3,072 matrices (k = 64)
 #   test:    meson-test.txt  the whole test suite (all suites, sanitizers included)
 #            bit-identity.txt  steps 02 and 03 against their predecessors
 #            persistent-probe.txt  the kernel the last step launches for 2,048 matrices
@@ -74,7 +81,7 @@ if [ "$part" = build ]; then
     exit 0
 fi
 
-{ [ -d "$build" ] || meson setup "$build" -Dgpu_arch="$arch"; } >>"$out/setup.txt" 2>&1 &&
+{ [ -d "$build" ] || meson setup "$build" -Dgpu_arch="$arch" -Dexperiments=true; } >>"$out/setup.txt" 2>&1 &&
     ninja -C "$build" >>"$out/setup.txt" 2>&1 || { tail -30 "$out/setup.txt"; exit 1; }
 
 if [ "$part" = all ] || [ "$part" = run ]; then
@@ -137,6 +144,19 @@ if [ "$part" = all ] || [ "$part" = run ] || [ "$part" = large ]; then
     { started=$(date +%s); timeout 200 "$build/steps/$last_step/$last_step" --seed "$seed" --n 64 --k 64 --ne2 1024 --ne3 1024 \
         --test-case='*your own*' 2>&1; echo "Elapsed: $(( $(date +%s) - started )) s"; } >"$out/large-check.txt" 2>&1
     echo "2^20 matrices, n = k = 64: $(grep -E 'Elapsed|Status:' "$out/large-check.txt" | tr -s ' ' | tr '\n' ' ')"
+fi
+
+if [ "$part" = all ] || [ "$part" = experiments ]; then
+    # Every one-change experiment: its variant against its step, at every
+    # reference shape; and step 14's persistent switch, its kernel against
+    # step 13's at batches about the switch (k = 64).
+    meson test -C "$build" --suite experiments --verbose 2>&1 | sed "s|$PWD/||g" >"$out/experiments.txt"
+    echo "experiments: exit $? ($(grep -E '^(Ok|Fail|Skipped):' "$out/experiments.txt" | tr -s ' ' | tr '\n' ' '))"
+    for ne2 in 33 48 64 96; do
+        echo "=== 14_persistent_prefetch+never_persistent, $((ne2 * 32)) matrices ==="
+        "$build/steps/14_never_persistent" --seed "$seed" --n 64 --k 64 --ne2 "$ne2" --ne3 32 --test-case='*timing*' 2>&1
+    done >"$out/experiments-switch.txt"
+    echo "persistent switch: $(grep -c 'Status: SUCCESS' "$out/experiments-switch.txt") of 4 runs passed"
 fi
 
 if [ "$part" = report ]; then

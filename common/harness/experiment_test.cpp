@@ -1,0 +1,61 @@
+// An experiment's test binary: the shared test body (step_tests.cpp) on a
+// variant of a step (its kernel file with one patch applied), against the step
+// itself: both correct, their outputs compared as the experiment declares, and
+// both timed at the report's shapes. Before the tests it prints what the
+// variant changes in the machine's terms: registers, local memory and blocks
+// per SM of each kernel the two launch at those shapes.
+// EXPERIMENT_NAMESPACE and STEP_NAMESPACE name the two; EXPERIMENT_OUTPUT is
+// same_as_previous or may_differ.
+#include "gpu.hpp"
+#include "reference_shapes.hpp"
+#include "step_tests.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdio>
+
+namespace EXPERIMENT_NAMESPACE {
+extern const harness::Step step;
+}
+namespace STEP_NAMESPACE {
+extern const harness::Step step;
+}
+
+namespace {
+
+void print_resources(const harness::Step& step, const harness::Problem& p) {
+    const harness::KernelLaunch launch = step.plan(p);
+    cudaFuncAttributes          attributes{};
+    int                         per_sm = 0;
+    if (cudaFuncGetAttributes(&attributes, launch.kernel) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &per_sm, launch.kernel, static_cast<int>(launch.block.x * launch.block.y * launch.block.z),
+            launch.shared_bytes) != cudaSuccess) {
+        cudaGetLastError();
+        std::printf("  %-40s (the runtime cannot say)\n", step.name);
+        return;
+    }
+    std::printf("  %-40s %3d registers, %4zu B local, %2d blocks/SM of %4u threads, grid %u x %u\n", step.name,
+                attributes.numRegs, attributes.localSizeBytes, per_sm, launch.block.x * launch.block.y, launch.grid.x,
+                launch.grid.y);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const harness::Step& variant = EXPERIMENT_NAMESPACE::step;
+    const harness::Step& base    = STEP_NAMESPACE::step;
+    if (harness::gpu().available) {
+        for (const harness::ReferenceShape& shape : harness::reference_shapes()) {
+            std::printf("%s (%s):\n", shape.title, shape.problem.describe().c_str());
+            for (const harness::Step* step : {&base, &variant}) {
+                if (shape.problem.n <= step->limits.max_n && shape.problem.k <= step->limits.max_k) {
+                    print_resources(*step, shape.problem);
+                }
+            }
+        }
+    }
+    return harness::run_step_tests(
+        argc, argv,
+        {&variant, &base, harness::Output::EXPERIMENT_OUTPUT, static_cast<int>(harness::reference_shapes().size())});
+}
