@@ -304,33 +304,39 @@ TEST_SUITE("gpu") {
         }
         Summary summary;
         int64_t zero_signs = 0;
-        // The last two: 2,048 matrices with 64 and 128 columns, where a step may
-        // switch to a persistent grid (step 14 on an H200 does) while its
-        // predecessor keeps one block per matrix.
+        // The last three: 2,048 and 4,096 matrices with 64 and 128 columns,
+        // where a step may switch to a persistent grid (step 14 on an H200
+        // does) while its predecessor keeps one block per matrix. Each shape
+        // contiguous (every matrix on a 16-byte boundary when n * n and n * k
+        // are multiples of 4) and with a gap of one element after each matrix
+        // (most matrices off it), so that a step's aligned and unaligned paths
+        // are both compared.
         for (const Shape shape : {Shape{64, 6}, Shape{64, 32}, Shape{33, 5}, Shape{17, 1}, Shape{64, 32, 64, 64},
-                                  Shape{64, 64, 32, 64}, Shape{63, 128, 32, 64}}) {
-            if (!fits(*t.step, shape.n, shape.k) || !fits(*t.previous, shape.n, shape.k)) {
-                continue;
-            }
-            // Strides both steps accept: aligned for the stricter of the two.
-            const Step& stricter =
-                t.step->limits.alignment_bytes >= t.previous->limits.alignment_bytes ? *t.step : *t.previous;
-            const Problem p = layout(stricter, shape.n, shape.k, shape.ne02, shape.ne03, 1);
-            for (const Family family : all_families) {
-                const uint64_t seed     = derive_seed(test_seed(), 4, shape.n, shape.k, static_cast<uint64_t>(family));
-                const Check    current  = check_step(*t.step, p, family, seed);
-                const Check    previous = check_step(*t.previous, p, family, seed);
-                INFO(p.describe() << ", family " << family_name(family) << ", run seed " << test_seed());
-                CHECK_MESSAGE(current.verdict.passed, t.step->name << ": " << current.verdict.failure);
-                CHECK_MESSAGE(previous.verdict.passed, t.previous->name << ": " << previous.verdict.failure);
-                if (t.output != Output::may_differ) {
-                    const Comparison c = compare(current.X, previous.X, t.output);
-                    CHECK_MESSAGE(c.first_difference < 0, t.step->name << " must compute exactly what "
-                                                                       << t.previous->name << " computes; element "
-                                                                       << c.first_difference << " of X differs");
-                    zero_signs += c.zero_signs;
+                                  Shape{64, 64, 32, 64}, Shape{64, 64, 64, 64}, Shape{63, 128, 32, 64}}) {
+            for (const int64_t pad : {0, 1}) {
+                if (!fits(*t.step, shape.n, shape.k) || !fits(*t.previous, shape.n, shape.k)) {
+                    continue;
                 }
-                summary.add(current.verdict);
+                // Strides both steps accept: aligned for the stricter of the two.
+                const Step& stricter =
+                    t.step->limits.alignment_bytes >= t.previous->limits.alignment_bytes ? *t.step : *t.previous;
+                const Problem p = layout(stricter, shape.n, shape.k, shape.ne02, shape.ne03, pad);
+                for (const Family family : all_families) {
+                    const uint64_t seed = derive_seed(test_seed(), 4, shape.n, shape.k, static_cast<uint64_t>(family));
+                    const Check    current  = check_step(*t.step, p, family, seed);
+                    const Check    previous = check_step(*t.previous, p, family, seed);
+                    INFO(p.describe() << ", family " << family_name(family) << ", run seed " << test_seed());
+                    CHECK_MESSAGE(current.verdict.passed, t.step->name << ": " << current.verdict.failure);
+                    CHECK_MESSAGE(previous.verdict.passed, t.previous->name << ": " << previous.verdict.failure);
+                    if (t.output != Output::may_differ) {
+                        const Comparison c = compare(current.X, previous.X, t.output);
+                        CHECK_MESSAGE(c.first_difference < 0, t.step->name << " must compute exactly what "
+                                                                           << t.previous->name << " computes; element "
+                                                                           << c.first_difference << " of X differs");
+                        zero_signs += c.zero_signs;
+                    }
+                    summary.add(current.verdict);
+                }
             }
         }
         summary.print(t.output == Output::same_as_previous ? "bit-identical to the previous step"
@@ -478,7 +484,7 @@ TEST_SUITE("gpu") {
         const StepUnderTest& t = step_under_test();
         const Options&       o = test_options();
         std::vector<Problem> shapes;
-        for (int i = 0; i < step_test_timed_shapes; ++i) {
+        for (int i = 0; i < t.timed_shapes; ++i) {
             shapes.push_back(reference_shapes()[i].problem);
         }
         if (o.has_shape()) {
