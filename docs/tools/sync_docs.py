@@ -24,11 +24,13 @@ and this script fills the text between them:
      heading line starts with "== the PR's shape"...
   <!-- /report -->
 
-  <!-- ncu: pr -->, <!-- microbench -->, <!-- sass: 09_vector_panel_reads -->, <!-- steps -->
+  <!-- ncu: pr -->, <!-- microbench -->, <!-- sass: 09_vector_panel_reads -->, <!-- steps -->,
+  <!-- experiment: 12_packed_triangle+no_launch_bounds -->
   ...the Nsight Compute table at a report shape (docs/results/RUN-ncu-SHAPE.txt),
      the microbenchmarks' table (RUN-microbench.txt), or one step's section of
      the machine-code counts (RUN-sass.txt), or the README's table of steps
-     (each step's one idea from its file's first comment, and its changed lines)...
+     (each step's one idea from its file's first comment, and its changed lines),
+     or one experiment's variant against its step (RUN-experiments.txt)...
 
 A figure inside a sentence is a marker too, filled with one value:
 
@@ -65,7 +67,8 @@ SHAPES = [("pr", "the PR's, 8 matrices, k = 6"), ("upstream_perf", "upstream per
           ("qwen3_next", "Qwen3-Next, 256 matrices, k = 64"), ("qwen3_next_8k", "Qwen3-Next, 4,096 matrices"),
           ("qwen3_next_32k", "Qwen3-Next, 16,384 matrices"), ("large_batch", "16,384 matrices, k = 32")]
 
-BLOCK = re.compile(r"(<!-- (diff|timing|report|compare|ncu|microbench|sass|steps):? ?([^>]*?) -->\n)(.*?)(<!-- /\2 -->)",
+BLOCK = re.compile(r"(<!-- (diff|timing|report|compare|ncu|microbench|sass|steps|experiment):? ?([^>]*?) -->\n)"
+                   r"(.*?)(<!-- /\2 -->)",
                    re.S)
 FIGURE = re.compile(r"(<!--f:([^>]*?)-->)(.*?)(<!--/f-->)", re.S)
 NCU = lambda shape: ROOT / "docs" / "results" / f"{RUN}-ncu-{shape}.txt"  # noqa: E731
@@ -295,6 +298,73 @@ def figure(spec: str) -> str:
     raise SystemExit(f"unknown figure marker '{spec}'")
 
 
+EXPERIMENTS = ROOT / "docs" / "results" / f"{RUN}-experiments.txt"
+EXPERIMENT_SWITCH = ROOT / "docs" / "results" / f"{RUN}-experiments-switch.txt"
+RESOURCES = re.compile(r"^  (\S+) +(\d+) registers, +(\d+) B local, +(\d+) blocks/SM of +(\d+) threads, grid (\d+) x (\d+)$")
+TIMING_ROW = re.compile(r"^ +(?:(A\{[^}]*\} B\{[^}]*\}) +)?(\S+) +([\d.]+) +\[[^]]*\] +[\d.]+(?: +([+-][\d.]+) %)?\s*$")
+
+
+def experiment_section(name: str) -> list:
+    """The lines of one experiment's run in the experiments log (meson test --verbose)."""
+    lines = EXPERIMENTS.read_text().splitlines()
+    start = next((i for i, line in enumerate(lines) if f":{name} " in line and "RUNNING" in line), None)
+    if start is None:
+        raise SystemExit(f"no experiment {name} in {path_name(EXPERIMENTS)}")
+    end = next(i for i in range(start + 1, len(lines)) if f":{name} " in lines[i])
+    return lines[start:end]
+
+
+def experiment_table(name: str) -> str:
+    """An experiment's variant against its step at each reference shape: registers, local
+    memory, blocks per SM and grid of the kernels they launch, us/run back to back, change.
+    name is "STEP+EXPERIMENT"; "switch" gives step 14 against its never-persistent variant
+    at the batches of the switch log."""
+    if name == "switch":
+        return switch_table()
+    step = name.split("+")[0]
+    section = experiment_section(name)
+    shapes, resources, title = [], {}, None
+    for line in section:
+        heading = re.match(r"^(\S.*) \((A\{.*\})\):$", line)
+        if heading:
+            title = heading.group(1)
+            shapes.append((title, heading.group(2)))
+            continue
+        found = RESOURCES.match(line)
+        if found and title:
+            resources[(title, found.group(1))] = found.groups()[1:]
+    times, shape = {}, None
+    for line in section:
+        row = TIMING_ROW.match(line)
+        if row:
+            shape = row.group(1) or shape
+            times[(shape, row.group(2))] = (row.group(3), row.group(4))
+    out = ["| shape | registers | local bytes | blocks/SM (threads) | grid | step us/run | variant us/run | change |",
+           "|---|---|---|---|---|---|---|---|"]
+    for title, problem in shapes:
+        base, variant = resources[(title, step)], resources[(title, name)]
+        grid = lambda r: f"{r[4]}" if r[5] == "1" else f"{r[4]} x {r[5]}"  # noqa: E731
+        pair = lambda a, b: a if a == b else f"{a} → {b}"  # noqa: E731
+        us_base, us_variant = times[(problem, step)][0], times[(problem, name)]
+        out.append(f"| {title} | {pair(base[0], variant[0])} | {pair(base[1], variant[1])} | "
+                   f"{pair(base[2], variant[2])} ({base[3]}) | {pair(grid(base), grid(variant))} | {us_base} | "
+                   f"{us_variant[0]} | {us_variant[1]} % |")
+    return "\n".join(out) + "\n"
+
+
+def switch_table() -> str:
+    text = EXPERIMENT_SWITCH.read_text()
+    out = ["| matrices (k = 64) | step 14 us/run | never persistent us/run | change |", "|---|---|---|---|"]
+    for run in re.split(r"^=== ", text, flags=re.M)[1:]:
+        matrices = re.match(r".*, (\d+) matrices ===", run).group(1)
+        rows = [TIMING_ROW.match(line) for line in run.splitlines()]
+        rows = [r for r in rows if r]
+        # The last pair is the shape of the command line.
+        base, variant = rows[-2], rows[-1]
+        out.append(f"| {int(matrices):,} | {base.group(3)} | {variant.group(3)} | {variant.group(4)} % |")
+    return "\n".join(out) + "\n"
+
+
 def fill(text: str) -> str:
     def replace(match: re.Match) -> str:
         kind, args = match.group(2), match.group(3)
@@ -312,6 +382,8 @@ def fill(text: str) -> str:
             body = "```\n" + sass_section(args.strip()).rstrip() + "\n```\n"
         elif kind == "steps":
             body = steps_table()
+        elif kind == "experiment":
+            body = experiment_table(args.strip())
         else:
             body = report_section(args.strip())
         return match.group(1) + body + match.group(5)
