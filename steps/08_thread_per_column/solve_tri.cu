@@ -13,8 +13,10 @@
 // B and X move in rows: thread c reads B[r*k + c], so a warp reads k
 // consecutive floats. A block has one warp per 32 columns, so k can reach 128
 // (four warps), Qwen3-Next's k = 64 included. The cost: a column's 2,016
-// multiply-adds, each with its own load of A from shared memory, run one
-// after another on one thread, and with k <= 32 a block is one warp.
+// multiply-adds, each with its own read of A from shared memory in the source
+// (the compiler merges four entries of a row into one 16-byte load wherever
+// they are 16-byte aligned), run one after another on one thread, and with
+// k <= 32 a block is one warp.
 #include "step.cuh"
 
 #include <iterator>

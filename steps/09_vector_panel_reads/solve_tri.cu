@@ -1,16 +1,20 @@
 // Step 09: A's rows read four columns at a time, one 16-byte load each.
 //
-// In step 08 every multiply-add of a column has its own 4-byte load of A from
-// shared memory: 2,016 loads per thread, as many as multiply-adds, all through
-// the one shared-memory pipe of the SM. Here the rows are solved in panels of
-// four columns: first the 4x4 block on the diagonal (rows j0..j0+3, each row
-// taking the panel's earlier terms in order, then its scale), then every row
-// below takes the panel's four terms from one 16-byte load of its four
-// consecutive entries: 544 loads per thread instead of 2,080. The terms still
+// In step 08's source every multiply-add of a column reads its entry of A on
+// its own: 2,016 reads per thread, as many as multiply-adds. Here the rows are
+// solved in panels of four columns: first the 4x4 block on the diagonal (rows
+// j0..j0+3, each row taking the panel's earlier terms in order, then its
+// scale), then every row below takes the panel's four terms from one 16-byte
+// load of its four consecutive entries: 544 loads per thread. The terms still
 // reach each x_i in the order j = 0, 1, ...: the output is step 08's, bit for
 // bit. A 16-byte load needs a 16-byte aligned address, so a row of sA must
 // start at a multiple of four floats: step 07's padding goes (a broadcast has
-// no conflicts to avoid).
+// no conflicts to avoid). The machine code changes less than the source: the
+// compiler already issued step 08's reads as 511 16-byte loads, and with
+// step 08's code and 64-float rows it issues step 09's load mix. What moves
+// the numbers is measured in docs/experiments.md: the 64-float rows drop the
+// copy's index arithmetic, and the inline PTX below leaves the compiler at
+// 127 registers instead of 154, one block more per SM.
 #include "step.cuh"
 
 #include <iterator>
@@ -25,9 +29,9 @@ constexpr int a_stride = max_n;
 // Rows are solved, and A's rows read, this many columns at a time.
 constexpr int panel = 4;
 
-// One 16-byte load from shared memory, written out in PTX: left to itself, the
-// compiler splits a float4 load whose four parts are used one by one into four
-// 4-byte loads, four instructions where one does.
+// One 16-byte load from shared memory, written out in PTX. A plain float4 load
+// compiles to the same LDS.128 loads; the PTX changes the register allocation
+// (docs/experiments.md: 127 registers against 154).
 __device__ __forceinline__ float4 load_shared_float4(const float* const p) {
     float4 v;
     asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];"

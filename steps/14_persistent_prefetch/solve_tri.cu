@@ -54,9 +54,9 @@ constexpr int resident_warps = 16;
 // Rows are solved, and A's rows read, this many columns at a time.
 constexpr int panel = 4;
 
-// One 16-byte load from shared memory, written out in PTX: left to itself, the
-// compiler splits a float4 load whose four parts are used one by one into four
-// 4-byte loads, four instructions where one does.
+// One 16-byte load from shared memory, written out in PTX. A plain float4 load
+// compiles to the same LDS.128 loads; the PTX changes the register allocation
+// (docs/experiments.md: 127 registers against 154).
 __device__ __forceinline__ float4 load_shared_float4(const float* const p) {
     float4 v;
     asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];"
