@@ -14,7 +14,8 @@
 // step 08's code and 64-float rows it issues step 09's load mix. What moves
 // the numbers is measured in docs/experiments.md: the 64-float rows drop the
 // copy's index arithmetic, and the inline PTX below leaves the compiler at
-// 127 registers instead of 154, one block more per SM.
+// 127 registers instead of 154 (one block more per SM) and moves B's loads
+// against the barrier.
 #include "step.cuh"
 
 #include <iterator>
@@ -31,7 +32,7 @@ constexpr int panel = 4;
 
 // One 16-byte load from shared memory, written out in PTX. A plain float4 load
 // compiles to the same LDS.128 loads; the PTX changes the register allocation
-// (docs/experiments.md: 127 registers against 154).
+// and the instruction order (docs/experiments.md: 127 registers against 154).
 __device__ __forceinline__ float4 load_shared_float4(const float* const p) {
     float4 v;
     asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];"
