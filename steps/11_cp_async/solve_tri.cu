@@ -10,7 +10,8 @@
 // wholly above the diagonal is skipped (at n = 64, 480 of 1,024). The others
 // go with cp.async, a copy from global to shared memory that needs no
 // register and no wait: every copy of the block is in flight at once, and one
-// wait covers them all, while B's loads are in flight too. When n is a
+// wait covers them all (the compiler issues only some of B's loads before it:
+// docs/experiments.md). When n is a
 // multiple of 4 a chunk stays within one row and is copied whole; otherwise it
 // may straddle two rows (or more when n < 4), and its floats are copied one by
 // one, which also keeps the last chunk of an odd n * n from reaching past the
