@@ -14,8 +14,8 @@
 // step 08's code and 64-float rows it issues step 09's load mix. What moves
 // the numbers is measured in docs/experiments.md: the 64-float rows drop the
 // copy's index arithmetic, and the inline PTX below leaves the compiler at
-// 127 registers instead of 154 (one block more per SM) and moves B's loads
-// against the barrier.
+// 127 registers instead of 154 (one block more per SM at k <= 32, two at
+// k = 64) and moves B's loads against the barrier.
 #include "step.cuh"
 
 #include <iterator>
