@@ -2,13 +2,15 @@
 """Reads a committed machine-code listing (cuobjdump -sass | c++filt, "=== LIBRARY ===" sections,
 gzip or plain): one kernel's instruction counts, and where given opcodes sit in its order.
 
-    sass_listing.py LISTING LIBRARY KERNEL [OPCODE ...]
+    sass_listing.py LISTING LIBRARY KERNEL [--before OPCODE] [OPCODE ...]
 
 LIBRARY is a section's library file name (libstep11.a, libvariant11_launch_bounds.a),
 KERNEL a regular expression on the demangled name ("solve_tri_kernel<64, 2>"). Prints
 the instruction count (NOPs aside), the memory and barrier opcodes with their counts,
 and for each OPCODE given (a prefix: LDG, DEPBAR, BAR.SYNC, LDS) the positions, in
 instructions from the kernel's start, of its first and last occurrence and how many.
+With --before OPCODE (BAR.SYNC), it also counts how many of each come before the first
+occurrence of that one.
 """
 import collections
 import gzip
@@ -47,6 +49,11 @@ def main():
         print(__doc__)
         return 2
     path, library, pattern, wanted = pathlib.Path(sys.argv[1]), sys.argv[2], re.compile(sys.argv[3]), sys.argv[4:]
+    before = None
+    if "--before" in wanted:
+        at = wanted.index("--before")
+        before = wanted[at + 1]
+        wanted = wanted[:at] + wanted[at + 2:]
     text = gzip.open(path, "rt").read() if path.suffix == ".gz" else path.read_text()
     found = 0
     for lib, name, opcodes in kernels(text):
@@ -56,9 +63,13 @@ def main():
         counts = collections.Counter(opcodes)
         memory = {op: n for op, n in sorted(counts.items()) if re.match(r"(LD|ST|BAR|DEPBAR|SHFL|MUFU)", op)}
         print(f"{lib} {name}\n  instructions {len(opcodes)}; " + ", ".join(f"{op} {n}" for op, n in memory.items()))
+        limit = next((i for i, op in enumerate(opcodes) if before and op.startswith(before)), None)
         for prefix in wanted:
             at = [i for i, op in enumerate(opcodes) if op.startswith(prefix)]
-            print(f"  {prefix}: " + (f"{len(at)}, first at {at[0]}, last at {at[-1]}" if at else "none"))
+            line = f"  {prefix}: " + (f"{len(at)}, first at {at[0]}, last at {at[-1]}" if at else "none")
+            if limit is not None:
+                line += f"; {sum(1 for i in at if i < limit)} before the first {before} (at {limit})"
+            print(line)
     if not found:
         print(f"no kernel matching '{pattern.pattern}' in section {library}")
         return 1

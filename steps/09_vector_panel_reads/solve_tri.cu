@@ -32,7 +32,8 @@ constexpr int panel = 4;
 
 // One 16-byte load from shared memory, written out in PTX. A plain float4 load
 // compiles to the same LDS.128 loads; the PTX changes the register allocation
-// and the instruction order (docs/experiments.md: 127 registers against 154).
+// and the instruction order (docs/experiments.md: in step 09, 127 registers
+// against 154).
 __device__ __forceinline__ float4 load_shared_float4(const float* const p) {
     float4 v;
     asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];"
