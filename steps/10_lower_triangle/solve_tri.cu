@@ -7,10 +7,10 @@
 // moves whole 32-byte sectors, and a row of A is 8 of them: row r needs the
 // first r / 8 + 1, so 288 of A's 512 sectors hold a needed entry, 56 % of A's
 // bytes (Nsight counts 62.5 % read from DRAM, which serves A in 64-byte units).
-// The diagonal block's 16-byte load of row j0 + 2 (ptxas narrows those of
-// rows j0 and j0 + 1) still reads one entry above the diagonal, now whatever
-// shared memory held, and still does not use it. The arithmetic is step 09's:
-// the output is the same, bit for bit.
+// The diagonal block's 16-byte load of row j0 + 2 (in step 09's machine code
+// ptxas narrows those of rows j0 and j0 + 1) still reads one entry above the
+// diagonal, now whatever shared memory held, and still does not use it. The
+// arithmetic is step 09's: the output is the same, bit for bit.
 #include "step.cuh"
 
 #include <iterator>
