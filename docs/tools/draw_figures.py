@@ -692,7 +692,9 @@ def draw_thread_step(s):
         hits = [0] * 32
         for q in range(4):
             hits[(start + 8 + q) % 32] = 1
-        bank_bar(svg, sx, y + 26, hits, message="16 bytes for all: broadcast, 1 pass")
+        # Measured: a 16-byte broadcast costs 2 wavefronts (the microbenchmark's 0.50 per cycle,
+        # Nsight's 2 per LDS.128 at the PR's shape).
+        bank_bar(svg, sx, y + 26, hits, message="16 bytes for all: broadcast, 2 passes")
     if s["read"] == "broadcast":
         j = 8
         svg.rect(sx + j * E - 1, MAT_Y + i * E - 1, E + 2, E + 2, fill=HILITE, stroke=HILITE, sw=1)
@@ -712,7 +714,10 @@ def draw_thread_step(s):
     end = thread_strips(svg, gx, y + 26, cell, list(range(K)) + [K],
                         lambda c: OWNERS[c] if c < K else A_EMPTY,
                         lambda c: f"c = {c}" if c < K else "8-31")
-    svg.text(x0, end + 14, "threads c ≥ k (here 8-31) hold zeros", size=SMALL_SIZE, fill=MUTED)
+    # Step 08's machine code exits the threads past k before the solve (@P6 EXIT); step 09's
+    # inline PTX keeps them in it, on zeros (docs/experiments.md).
+    idle = "exit before the solve" if s["name"] == "08_thread_per_column" else "hold zeros"
+    svg.text(x0, end + 14, f"threads c ≥ k (here 8-31) {idle}", size=SMALL_SIZE, fill=MUTED)
     inside_thread(svg, x0, gx, end + 46, cell, s["read"] != "broadcast")
 
     notes(svg, s["notes"], P_TOP + P_H + 26)
@@ -778,8 +783,10 @@ def draw_step13(s):
         t = group_of.get(g)
         svg.rect(sx + g * 28, y, 28, 12, fill=OWNERS[t] if t is not None else "#ffffff", stroke="#ffffff", sw=1)
     svg.rect(sx, y, 8 * 28, 12, stroke=EDGE, sw=0.8)
-    svg.text(sx + 112, y + 24, "8 rows, 8 groups: 1 pass", size=SMALL_SIZE, anchor="middle", fill=GOOD,
+    # No conflict among these 8 lanes; the warp's 32 lanes take 4 wavefronts a load (Nsight).
+    svg.text(sx + 112, y + 24, "8 rows, 8 groups: no conflict", size=SMALL_SIZE, anchor="middle", fill=GOOD,
              weight="bold")
+    svg.text(sx + 112, y + 38, "a warp's load: 4 passes", size=SMALL_SIZE, anchor="middle", fill=MUTED)
     shared_notes(svg, s["shared_notes"])
 
     # registers: the 8 threads of one column
@@ -1236,7 +1243,7 @@ STEP_SPECS = [
         "shared_notes": ["stride 64: rows 16-byte aligned"],
         "notes": [
             "Map as in step 08. Rows are solved in panels of 4 columns: the 4×4 block on the diagonal, then every row below.",
-            "Row i takes the panel's 4 terms from one 16-byte `ld.shared.v4` of a_i,j0..j0+3: 544 loads a thread, not 2,080.",
+            "Row i takes the panel's 4 terms from one 16-byte `ld.shared.v4` of a_i,j0..j0+3: 544 loads a thread (step 08's 577).",
             "A 16-byte load needs 16-byte aligned rows: the stride goes back to 64 (a broadcast has no conflict to avoid).",
         ],
         "caption": "Step 09: the map of step 08; A read in 16-byte panels of 4 columns, rows 64 floats apart.",
@@ -1286,7 +1293,7 @@ STEP_SPECS = [
         "launch": ("grid: (matrices, ⌈k/8⌉) · block: 8 columns × T = 8 threads · thread t of a column: rows t, t+8, … "
                    "· k = 8"),
         "copy": "chunks", "a_copy": "row r by thread r, cp.async",
-        "shared_notes": ["a warp's 4 columns: the same words"],
+        "shared_notes": ["a warp's 4 columns: same words, no saving"],
         "notes": [
             "Panel j0: a column's 8 threads fetch rows j0..j0+3 from their owners (`__shfl_sync`, width 8); each solves "
             "the 4×4.",
