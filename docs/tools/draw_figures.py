@@ -687,7 +687,9 @@ def draw_thread_step(s):
     if s["read"] == "broadcast":
         hits = [0] * 32
         hits[(start + 8) % 32] = 1
-        bank_bar(svg, sx, y + 26, hits, message="one word for all: broadcast, 1 pass")
+        # The source reads one word; the compiler merges four into one 16-byte load (2 passes)
+        # wherever they are aligned: 511 of step 08's 577 loads (docs/experiments.md).
+        bank_bar(svg, sx, y + 26, hits, message="one word for all (as written): broadcast")
     else:
         hits = [0] * 32
         for q in range(4):
@@ -1270,7 +1272,7 @@ STEP_SPECS = [
         "notes": [
             "Map and reads as in step 10. A is copied in 16-byte chunks with cp.async: global to shared, no register.",
             "Thread tid takes every (block size)-th chunk; chunks wholly above the diagonal are skipped: 544 of 1,024 go.",
-            "Every copy of the block is in flight at once, B's loads too; one wait and a barrier cover them all.",
+            "Every copy of the block is in flight at once; one wait and a barrier cover them all (12 of B's 64 loads issue before it).",
         ],
         "caption": "Step 11: step 10's layout, filled with cp.async in 16-byte chunks, all in flight at once.",
     },
