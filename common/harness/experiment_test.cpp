@@ -7,10 +7,9 @@
 // EXPERIMENT_NAMESPACE and STEP_NAMESPACE name the two; EXPERIMENT_OUTPUT is
 // same_as_previous or may_differ.
 #include "gpu.hpp"
+#include "kernel_resources.hpp"
 #include "reference_shapes.hpp"
 #include "step_tests.hpp"
-
-#include <cuda_runtime_api.h>
 
 #include <cstdio>
 
@@ -23,21 +22,13 @@ extern const harness::Step step;
 
 namespace {
 
+// What the report's resource table gives (common/report/kernel_resources.cpp),
+// one line per step and shape; the grid's two dimensions from the plan.
 void print_resources(const harness::Step& step, const harness::Problem& p) {
-    const harness::KernelLaunch launch = step.plan(p);
-    cudaFuncAttributes          attributes{};
-    int                         per_sm = 0;
-    if (cudaFuncGetAttributes(&attributes, launch.kernel) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &per_sm, launch.kernel, static_cast<int>(launch.block.x * launch.block.y * launch.block.z),
-            launch.shared_bytes) != cudaSuccess) {
-        cudaGetLastError();
-        std::printf("  %-40s (the runtime cannot say)\n", step.name);
-        return;
-    }
-    std::printf("  %-40s %3d registers, %4zu B local, %2d blocks/SM of %4u threads, grid %u x %u\n", step.name,
-                attributes.numRegs, attributes.localSizeBytes, per_sm, launch.block.x * launch.block.y, launch.grid.x,
-                launch.grid.y);
+    const harness::KernelResources r    = *harness::kernel_resources(step, p);
+    const harness::KernelLaunch    plan = step.plan(p);
+    std::printf("  %-40s %3d registers, %4d B local, %2d blocks/SM of %4d threads, grid %u x %u\n", step.name,
+                r.registers_per_thread, r.local_bytes, r.blocks_per_sm, r.threads_per_block, plan.grid.x, plan.grid.y);
 }
 
 }  // namespace
