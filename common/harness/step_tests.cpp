@@ -313,13 +313,13 @@ TEST_SUITE("gpu") {
         // are both compared.
         for (const Shape shape : {Shape{64, 6}, Shape{64, 32}, Shape{33, 5}, Shape{17, 1}, Shape{64, 32, 64, 64},
                                   Shape{64, 64, 32, 64}, Shape{64, 64, 64, 64}, Shape{63, 128, 32, 64}}) {
+            if (!fits(*t.step, shape.n, shape.k) || !fits(*t.previous, shape.n, shape.k)) {
+                continue;
+            }
+            // Strides both steps accept: aligned for the stricter of the two.
+            const Step& stricter =
+                t.step->limits.alignment_bytes >= t.previous->limits.alignment_bytes ? *t.step : *t.previous;
             for (const int64_t pad : {0, 1}) {
-                if (!fits(*t.step, shape.n, shape.k) || !fits(*t.previous, shape.n, shape.k)) {
-                    continue;
-                }
-                // Strides both steps accept: aligned for the stricter of the two.
-                const Step& stricter =
-                    t.step->limits.alignment_bytes >= t.previous->limits.alignment_bytes ? *t.step : *t.previous;
                 const Problem p = layout(stricter, shape.n, shape.k, shape.ne02, shape.ne03, pad);
                 for (const Family family : all_families) {
                     const uint64_t seed = derive_seed(test_seed(), 4, shape.n, shape.k, static_cast<uint64_t>(family));
