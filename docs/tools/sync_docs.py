@@ -53,6 +53,7 @@ Run it after changing a kernel or committing new measurements:
     python3 docs/tools/sync_docs.py --check  # exit 1 if any doc is stale (a meson test)
 """
 import difflib
+import functools
 import subprocess
 import pathlib
 import re
@@ -304,9 +305,14 @@ RESOURCES = re.compile(r"^  (\S+) +(\d+) registers, +(\d+) B local, +(\d+) block
 TIMING_ROW = re.compile(r"^ +(?:(A\{[^}]*\} B\{[^}]*\}) +)?(\S+) +([\d.]+) +\[[^]]*\] +[\d.]+(?: +([+-][\d.]+) %)?\s*$")
 
 
-def experiment_section(name: str) -> list:
+@functools.lru_cache(maxsize=None)
+def experiment_log() -> tuple:
+    return tuple(EXPERIMENTS.read_text().splitlines())
+
+
+def experiment_section(name: str) -> tuple:
     """The lines of one experiment's run in the experiments log (meson test --verbose)."""
-    lines = EXPERIMENTS.read_text().splitlines()
+    lines = experiment_log()
     start = next((i for i, line in enumerate(lines) if f":{name} " in line and "RUNNING" in line), None)
     if start is None:
         raise SystemExit(f"no experiment {name} in {path_name(EXPERIMENTS)}")
@@ -341,10 +347,14 @@ def experiment_table(name: str) -> str:
             times[(shape, row.group(2))] = (row.group(3), row.group(4))
     out = ["| shape | registers | local bytes | blocks/SM (threads) | grid | step us/run | variant us/run | change |",
            "|---|---|---|---|---|---|---|---|"]
+    def grid(r: tuple) -> str:
+        return r[4] if r[5] == "1" else f"{r[4]} x {r[5]}"
+
+    def pair(a: str, b: str) -> str:
+        return a if a == b else f"{a} → {b}"
+
     for title, problem in shapes:
         base, variant = resources[(title, step)], resources[(title, name)]
-        grid = lambda r: f"{r[4]}" if r[5] == "1" else f"{r[4]} x {r[5]}"  # noqa: E731
-        pair = lambda a, b: a if a == b else f"{a} → {b}"  # noqa: E731
         us_base, us_variant = times[(problem, step)][0], times[(problem, name)]
         out.append(f"| {title} | {pair(base[0], variant[0])} | {pair(base[1], variant[1])} | "
                    f"{pair(base[2], variant[2])} ({base[3]}) | {pair(grid(base), grid(variant))} | {us_base} | "
