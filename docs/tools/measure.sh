@@ -25,11 +25,12 @@
 #            sass.txt        machine-code counts per step (n = 64 instances), and
 #                            whether steps 04 and 05 compile to the same code
 #            sass-runtime.txt  the same for the run-time instances (any n) of
-#                            steps 07, 08, 10, 11, 13 and the last, and its persistent kernel
+#                            steps 07, 08, 09, 12, 13, 14, 15, 17 and the last, and its persistent kernel
 #            large-check.txt a shape of your own of 2^20 matrices, n = k = 64,
 #                            checked by the last step's binary, with its time
 #                            (also PART "large")
-#   sass:    sass-sm90.txt.gz  cuobjdump -sass -arch sm_90 of every step's kernels, in
+#   sass:    sass-sm90.txt.gz  cuobjdump -sass -arch sm_90 of the kernels the chapters of
+#                            steps 08 on read (every step's and experiment's library), in
 #                            their order, "=== <step> ===" each
 #            same-code.txt   docs/tools/same_code.sh: older PTX gives the same machine code
 #   ncu-warm: ncu-warm-SHAPE.txt for pr and upstream_perf (ncu_table.sh --warm)
@@ -44,7 +45,7 @@
 #                            variant (steps/NN_name/experiments/*.patch) checked and
 #                            timed against its step at every reference shape, after
 #                            the registers, local memory and blocks per SM of both
-#            experiments-switch.txt  step 14 against its never-persistent variant
+#            experiments-switch.txt  step 18 against its never-persistent variant
 #                            at 1,056, 1,536, 2,048 and 3,072 matrices (k = 64)
 #   test:    meson-test.txt  the whole test suite (all suites, sanitizers included)
 #            bit-identity.txt  steps 02 and 03 against their predecessors
@@ -130,7 +131,7 @@ if [ "$part" = all ] || [ "$part" = run ]; then
     # The run-time instances (n = 0: any n) of the steps whose chapters cost
     # them, and every instance of the last step's persistent kernel.
     {
-        for step in 07_padded_rows 08_thread_per_column 10_lower_triangle 11_cp_async 13_threads_per_column "$last_step"; do
+        for step in 07_padded_rows 08_thread_per_column 09_warps_per_block 12_lower_triangle 13_cp_async 14_chunk_copies 15_launch_bounds 17_threads_per_column "$last_step"; do
             echo "=== $step ==="
             python3 docs/tools/sass_counts.py "$build/steps/$step/libstep${step:0:2}.a" "Li0E"
         done
@@ -148,13 +149,13 @@ fi
 
 if [ "$part" = all ] || [ "$part" = experiments ]; then
     # Every one-change experiment: its variant against its step, at every
-    # reference shape; and step 14's persistent switch, its kernel against
-    # step 13's at batches about the switch (k = 64).
+    # reference shape; and step 18's persistent switch, its kernel against
+    # step 17's at batches about the switch (k = 64).
     meson test -C "$build" --suite experiments --verbose 2>&1 | sed "s|$PWD/||g" >"$out/experiments.txt"
     echo "experiments: exit $? ($(grep -E '^(Ok|Fail|Skipped):' "$out/experiments.txt" | tr -s ' ' | tr '\n' ' '))"
     for ne2 in 33 48 64 96; do
-        echo "=== 14_persistent_prefetch+never_persistent, $((ne2 * 32)) matrices ==="
-        "$build/steps/14_never_persistent" --seed "$seed" --n 64 --k 64 --ne2 "$ne2" --ne3 32 --test-case='*timing*' 2>&1
+        echo "=== 18_persistent_prefetch+never_persistent, $((ne2 * 32)) matrices ==="
+        "$build/steps/18_never_persistent" --seed "$seed" --n 64 --k 64 --ne2 "$ne2" --ne3 32 --test-case='*timing*' 2>&1
     done >"$out/experiments-switch.txt"
     echo "persistent switch: $(grep -c 'Status: SUCCESS' "$out/experiments-switch.txt") of 4 runs passed"
 fi
@@ -166,11 +167,31 @@ if [ "$part" = report ]; then
 fi
 
 if [ "$part" = sass ]; then
-    for dir in "$build"/steps/[0-9][0-9]_*/; do
-        step=$(basename "$dir")
-        echo "=== $step ==="
-        cuobjdump -sass -arch sm_90 "$dir/libstep${step:0:2}.a" | sed -E 's/^\s+$//'
-    done | gzip -9 >"$out/sass-sm90.txt.gz"
+    # Every step's and every experiment's library, "=== LIBRARY ===" each,
+    # demangled (docs/tools/sass_listing.py reads it); kept: the n = 64
+    # instances of steps 08 on and of the experiments, and the run-time
+    # instances of steps 08, 09, 12 and 13 (the rest is tens of MB of
+    # unrolled code that no chapter reads).
+    for lib in "$build"/steps/[0-9][0-9]_*/libstep*.a "$build"/steps/libvariant*.a; do
+        echo "=== $(basename "$lib") ==="
+        cuobjdump -sass -arch sm_90 "$lib" | c++filt | sed -E 's/^\s+$//'
+    done | python3 -c '
+import re, sys
+keep = False
+for line in sys.stdin:
+    section = re.match(r"=== lib(step(\d\d)|variant(\d\d))", line)
+    if section:
+        step = int(section.group(2) or section.group(3))
+        print(line, end="")
+        keep = False
+        continue
+    name = re.match(r"\s+Function : (.*)", line)
+    if name:
+        keep = step >= 8 and ("<64" in name.group(1) or (step in (8, 9, 12, 13) and re.search(r"<0(, 1)?>", name.group(1))
+                                                          and "variant" not in line))
+    if keep:
+        print(line, end="")
+' | gzip -9 >"$out/sass-sm90.txt.gz"
     echo "sass: $(zcat "$out/sass-sm90.txt.gz" | grep -c 'Function :') kernels"
     docs/tools/same_code.sh >"$out/same-code.txt" 2>&1
     echo "same_code.sh: exit $? ($(grep -c identical "$out/same-code.txt") identical, $(grep -cE 'DIFFERS|FAILED' "$out/same-code.txt") not)"

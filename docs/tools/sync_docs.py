@@ -51,6 +51,7 @@ A figure inside a sentence is a marker too, filled with one value:
 Run it after changing a kernel or committing new measurements:
     python3 docs/tools/sync_docs.py          # rewrite the docs in place
     python3 docs/tools/sync_docs.py --check  # exit 1 if any doc is stale (a meson test)
+    python3 docs/tools/sync_docs.py docs/08_thread_per_column.md   # only the files named
 """
 import difflib
 import functools
@@ -60,7 +61,7 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-RUN = "h200-2026-12-01"  # the committed run the docs quote
+RUN = "h200-2026-12-02"  # the committed run the docs quote
 STEP_LOG = ROOT / "docs" / "results" / f"{RUN}-step-tests.log"
 REPORT_LOG = ROOT / "docs" / "results" / f"{RUN}-report.txt"
 REPORT_CSV = ROOT / "docs" / "results" / f"{RUN}.csv"
@@ -404,8 +405,9 @@ def fill(text: str) -> str:
 
 def main() -> int:
     check = "--check" in sys.argv[1:]
+    named = [pathlib.Path(arg).resolve() for arg in sys.argv[1:] if arg != "--check"]
     stale = []
-    for doc in sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]:
+    for doc in named or sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]:
         if not doc.exists():
             continue
         text = doc.read_text()

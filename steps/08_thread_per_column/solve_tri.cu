@@ -11,12 +11,11 @@
 // All threads of a warp read the same element of A at a time, a broadcast:
 // no bank can conflict, so step 07's padding no longer matters (it stays).
 // B and X move in rows: thread c reads B[r*k + c], so a warp reads k
-// consecutive floats. A block has one warp per 32 columns, so k can reach 128
-// (four warps), Qwen3-Next's k = 64 included. The cost: a column's 2,016
-// multiply-adds, each with its own read of A from shared memory in the source
-// (the compiler merges four entries of a row into one 16-byte load wherever
-// they are 16-byte aligned), run one after another on one thread, and with
-// k <= 32 a block is one warp.
+// consecutive floats. A block is one warp, so k stays at most 32, as in step
+// 07. The cost: a column's 2,016 multiply-adds, each with its own read of A
+// from shared memory in the source (the compiler merges four entries of a row
+// into one 16-byte load wherever they are 16-byte aligned), run one after
+// another on one thread.
 #include "step.cuh"
 
 #include <iterator>
@@ -24,7 +23,7 @@
 namespace step08 {
 
 constexpr int max_n = 64;
-constexpr int max_k = 128;
+constexpr int max_k = 32;
 // Row stride of sA: step 07's, which every broadcast read leaves conflict-free too.
 constexpr int a_stride = max_n + 1;
 
@@ -33,7 +32,7 @@ constexpr int a_stride = max_n + 1;
 template <int threads>
 __device__ __forceinline__ void copy_a(const float* const A_batch, float* const sA, const int n, const int tid) {
 #pragma unroll
-    for (int i = 0; i < max_n * max_n; i += threads) {
+    for (int i = 0; i < n * n; i += threads) {
         const int idx = i + tid;
         if (idx < n * n) {
             sA[idx / n * a_stride + idx % n] = A_batch[idx];
@@ -87,9 +86,7 @@ __device__ __forceinline__ void store_column(float* const X_batch, const float (
 // n_template == 0 makes the run-time instance: n comes from the argument. Both
 // unroll the row loops to max_n, so x stays in registers; the run-time one
 // skips rows past n by a branch.
-// warps is the block's warps, one per 32 columns, fixed at compile time so
-// that the copy of A unrolls.
-template <int n_template, int warps>
+template <int n_template>
 __global__ void solve_tri_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ X,
                                  const harness::FastDivisor ne02, const int64_t nb02, const int64_t nb03,
                                  const int64_t nb12, const int64_t nb13, const int64_t nb2, const int64_t nb3,
@@ -109,7 +106,7 @@ __global__ void solve_tri_kernel(const float* __restrict__ A, const float* __res
 
     __shared__ float sA[max_n * a_stride];
 
-    copy_a<warps * harness::warp_size>(A_batch, sA, n, col);
+    copy_a<harness::warp_size>(A_batch, sA, n, col);
 
     // Thread col holds its column of B (0 past row n, and in the threads past
     // column k), and each row becomes X's value when solve_column reaches it.
@@ -123,27 +120,12 @@ __global__ void solve_tri_kernel(const float* __restrict__ A, const float* __res
     store_column(X_batch, x, n, k, col);
 }
 
-using Kernel = decltype(&solve_tri_kernel<0, 1>);
+using Kernel = decltype(&solve_tri_kernel<0>);
 
-// One warp per 32 columns, rounded up to a power of two: fewer instances.
-static int warps_for(const int64_t k) {
-    return k <= harness::warp_size ? 1 : k <= 2 * harness::warp_size ? 2 : 4;
-}
-
-template <int n_template>
-static Kernel kernel_for(const int warps) {
-    switch (warps) {
-        case 1: return solve_tri_kernel<n_template, 1>;
-        case 2: return solve_tri_kernel<n_template, 2>;
-        default: return solve_tri_kernel<n_template, 4>;
-    }
-}
-
-// What solve_tri launches: one block per batch matrix, one thread per column.
+// What solve_tri launches: one block per batch matrix, one thread per column
+// in a warp.
 static harness::Launch<Kernel> plan(const harness::Problem& p) {
-    const int warps = warps_for(p.k);
-    return {p.n == 64 ? kernel_for<64>(warps) : kernel_for<0>(warps), dim3(p.ne02 * p.ne03),
-            dim3(warps * harness::warp_size), 0};
+    return {p.n == 64 ? solve_tri_kernel<64> : solve_tri_kernel<0>, dim3(p.ne02 * p.ne03), dim3(harness::warp_size), 0};
 }
 
 void solve_tri(const float* const A, const float* const B, float* const X, const harness::Problem& p,
@@ -159,8 +141,8 @@ void solve_tri(const float* const A, const float* const B, float* const X, const
     CUDA_CHECK(cudaGetLastError());
 }
 
-// One shape for each n = 64 instance; every k up to the warps' columns uses it.
-const harness::Shape specialized[] = {{64, 32}, {64, 64}, {64, 128}};
+// The n = 64 instance; every k uses it.
+const harness::Shape specialized[] = {{64, 32}};
 
 extern const harness::Step step = {"08_thread_per_column",
                                    {max_n, max_k},
