@@ -13,7 +13,7 @@ The figures:
   left_right_looking_4x4.svg  a worked 4 x 4 solve, left-looking against right-looking
 
 Standard library only. Nothing here depends on the clock, the machine or a dict's order: the
-same script writes the same bytes. The maps are drawn at n = 64 and k = 8 (step 14: k = 64).
+same script writes the same bytes. The maps are drawn at n = 64 and k = 8 (step 18: k = 64).
 """
 import math
 import pathlib
@@ -47,7 +47,7 @@ TILE_LINE = "#cfcfcf"
 HILITE = "#ff7f00"       # what the warp or thread reads at the moment drawn
 GOOD = "#2e8b57"
 BAD = "#c0392b"
-BUF = ["#c9d9ec", "#ecd9c6"]   # step 14's two buffers of A
+BUF = ["#c9d9ec", "#ecd9c6"]   # step 18's two buffers of A
 
 # Owners (a warp, a thread, a block): Paul Tol's muted scheme, reordered so that neighbours differ.
 OWNERS = ["#332288", "#ddcc77", "#117733", "#cc6677", "#88ccee", "#882255", "#44aa99", "#999933"]
@@ -604,7 +604,7 @@ def draw_warp_step(s):
     return svg
 
 
-# --- steps 08-12: a thread per column ------------------------------------------------------------
+# --- steps 08-16: a thread per column ------------------------------------------------------------
 
 def thread_colour(r, c):
     return OWNERS[c % 8] if c < K else A_EMPTY
@@ -666,7 +666,7 @@ def draw_thread_step(s):
     svg = Svg(WIDTH, STEP_H)
     step_frame(svg, s)
     global_panel(svg, s, thread_colour, under="thread c = column c")
-    block_strip_one_per_matrix(svg, "block: 1, 2 or 4 warps (k ≤ 128), thread c = column c")
+    block_strip_one_per_matrix(svg, s.get("block", "block: 1, 2 or 4 warps (k ≤ 128), thread c = column c"))
 
     sx = P2[0] + 34
     stride = s["stride"]
@@ -716,9 +716,10 @@ def draw_thread_step(s):
     end = thread_strips(svg, gx, y + 26, cell, list(range(K)) + [K],
                         lambda c: OWNERS[c] if c < K else A_EMPTY,
                         lambda c: f"c = {c}" if c < K else "8-31")
-    # Step 08's machine code exits the threads past k before the solve (@P6 EXIT); step 09's
-    # inline PTX keeps them in it, on zeros (docs/experiments.md).
-    idle = "exit before the solve" if s["name"] == "08_thread_per_column" else "hold zeros"
+    # The machine code of steps 08-10 exits the threads past k before the solve (an EXIT before
+    # the first FFMA in the committed sm_90 listing); from step 11 on the inline PTX keeps them in
+    # it, on zeros (docs/11_panel_loads.md).
+    idle = "exit before the solve" if s["name"][:2] in ("08", "09", "10") else "hold zeros"
     svg.text(x0, end + 14, f"threads c ≥ k (here 8-31) {idle}", size=SMALL_SIZE, fill=MUTED)
     inside_thread(svg, x0, gx, end + 46, cell, s["read"] != "broadcast")
 
@@ -738,7 +739,7 @@ def draw_thread_step(s):
     return svg
 
 
-# --- step 13: T threads per column -----------------------------------------------------------------
+# --- step 17: T threads per column -----------------------------------------------------------------
 
 T13 = 8
 
@@ -775,7 +776,7 @@ def draw_step13(s):
         svg.rect(sx + j0 * E, MAT_Y + (s0 + t) * E + 0.3, 4 * E, E - 0.6, fill=OWNERS[t])
     svg.rect(sx + j0 * E - 1, MAT_Y + s0 * E - 1, 4 * E + 2, T13 * E + 2, stroke=HILITE, sw=1.4)
     callout(svg, sx, MAT_Y + (s0 + 4) * E, sx + (j0 + 4) * E + 2, ["rows 16-23: 8 threads,", "8 rows at once"])
-    y = sa_caption(svg, sx, ["row r at `sA[68·r]`: 17,408 B", "T = 1: step 12's packed triangle"])
+    y = sa_caption(svg, sx, ["row r at `sA[68·r]`: 17,408 B", "T = 1: step 16's packed triangle"])
     # where the 8 threads' 16-byte reads of rows 16..23, columns 8..11 land: 8 four-bank groups
     y += 18
     svg.text(sx, y, "banks 0-31: a 16-byte read, 8 lanes", size=SMALL_SIZE, weight="bold")
@@ -832,7 +833,7 @@ def draw_step13(s):
     return svg
 
 
-# --- step 14: persistent blocks ------------------------------------------------------------------
+# --- step 18: persistent blocks ------------------------------------------------------------------
 
 G14 = 4   # resident blocks drawn
 
@@ -1129,6 +1130,8 @@ def draw_left_right():
 WARP_LAUNCH = "grid: one block per matrix · block (32, k): warp w solves column w · drawn at n = 64, k = 8"
 THREAD_LAUNCH = ("grid: one block per matrix · block: a warp per 32 columns (k ≤ 128) · thread c solves column c · "
                  "n = 64, k = 8")
+THREAD_LAUNCH_ONE_WARP = ("grid: one block per matrix · block: one warp (k ≤ 32) · thread c solves column c · "
+                          "n = 64, k = 8")
 LOADS_02 = ("Lane i loads B[i][w] into `x_low`, B[32+i][w] into `x_high`, and stores X from them: X never enters "
             "shared memory.")
 SAME_02 = "Map and reads as in step 03: lane i holds rows i and 32+i of column w; each row is a dot product over the warp."
@@ -1227,7 +1230,8 @@ STEP_SPECS = [
     {
         "name": "08_thread_per_column", "draw": draw_thread_step,
         "title": "Step 08 · one thread per column: who holds what",
-        "launch": THREAD_LAUNCH, "copy": "all", "a_copy": "all, a float per thread",
+        "launch": THREAD_LAUNCH_ONE_WARP, "block": "block: one warp (k ≤ 32), thread c = column c",
+        "copy": "all", "a_copy": "all, a float per thread",
         "stride": 65, "packed": False, "read": "broadcast",
         "shared_notes": ["stride 65 kept from step 07"],
         "notes": [
@@ -1238,60 +1242,112 @@ STEP_SPECS = [
         "caption": "Step 08: one thread per column, its 64 rows in registers; A in shared memory, read by broadcast.",
     },
     {
-        "name": "09_vector_panel_reads", "draw": draw_thread_step,
-        "title": "Step 09 · 16-byte panel reads: who holds what",
+        "name": "09_warps_per_block", "draw": draw_thread_step,
+        "title": "Step 09 · a warp per 32 columns: who holds what",
+        "launch": THREAD_LAUNCH, "copy": "all", "a_copy": "all, a float per thread",
+        "stride": 65, "packed": False, "read": "broadcast",
+        "shared_notes": ["stride 65 kept from step 07"],
+        "notes": [
+            "Map and reads as in step 08; a block has 1, 2 or 4 warps (the template's warps), one per 32 columns.",
+            "All the block's threads share the copy of A: a thread of a 2-warp block copies half as many floats.",
+            "At k ≤ 32 the block is one warp and the kernel is step 08's; k = 64 (Qwen3-Next) now runs.",
+        ],
+        "caption": "Step 09: step 08's map in blocks of one warp per 32 columns, so k reaches 128.",
+    },
+    {
+        "name": "10_aligned_rows", "draw": draw_thread_step,
+        "title": "Step 10 · rows of 64 floats: who holds what",
+        "launch": THREAD_LAUNCH, "copy": "all", "a_copy": "all, a float per thread",
+        "stride": 64, "packed": False, "read": "broadcast",
+        "shared_notes": ["stride 64: rows 16-byte aligned"],
+        "notes": [
+            "Map and reads as in step 09; a row of sA takes 64 floats, so at n = 64 element idx lands at `sA[idx]`.",
+            "Every row starts on a 16-byte boundary: the compiler may merge any four of a row's reads into one load.",
+            "A broadcast has no bank conflict to avoid, so step 07's padding only cost index arithmetic.",
+        ],
+        "caption": "Step 10: step 09 with A's rows 64 floats apart in shared memory.",
+    },
+    {
+        "name": "11_panel_loads", "draw": draw_thread_step,
+        "title": "Step 11 · panels read in PTX: who holds what",
         "launch": THREAD_LAUNCH, "copy": "all", "a_copy": "all, a float per thread",
         "stride": 64, "packed": False, "read": "panel",
         "shared_notes": ["stride 64: rows 16-byte aligned"],
         "notes": [
-            "Map as in step 08. Rows are solved in panels of 4 columns: the 4×4 block on the diagonal, then every row below.",
-            "Row i takes the panel's 4 terms from one 16-byte `ld.shared.v4` of a_i,j0..j0+3: 544 loads a thread (step 08's 577).",
-            "A 16-byte load needs 16-byte aligned rows: the stride goes back to 64 (a broadcast has no conflict to avoid).",
+            "Map as in step 10. Rows are solved in panels of 4 columns: the 4×4 block on the diagonal, then every row below.",
+            "Row i takes the panel's 4 terms from one 16-byte `ld.shared.v4` (inline PTX) of a_i,j0..j0+3.",
+            "The loads the compiler issues are step 10's; the PTX changes the registers (127) and the order.",
         ],
-        "caption": "Step 09: the map of step 08; A read in 16-byte panels of 4 columns, rows 64 floats apart.",
+        "caption": "Step 11: the map of step 10; A read in 16-byte panels of 4 columns, the load written in PTX.",
     },
     {
-        "name": "10_lower_triangle", "draw": draw_thread_step,
-        "title": "Step 10 · only the lower triangle: who holds what",
+        "name": "12_lower_triangle", "draw": draw_thread_step,
+        "title": "Step 12 · only the lower triangle: who holds what",
         "launch": THREAD_LAUNCH, "copy": "lower", "a_copy": "lower triangle, per float",
         "stride": 64, "packed": False, "read": "panel",
         "shared_notes": ["upper triangle never written"],
         "notes": [
-            "Map and reads as in step 09. The copy skips every element above the diagonal: 2,080 of 4,096 floats.",
+            "Map and reads as in step 11. The copy skips every element above the diagonal: 2,080 of 4,096 floats.",
             "The rest of sA is never written; a diagonal block's 16-byte load reads a few such words and ignores them.",
             "In global memory row r needs only its first r/8 + 1 sectors of 32 bytes: 56 % of A's bytes are read.",
         ],
-        "caption": "Step 10: step 09, copying only A's lower triangle into shared memory.",
+        "caption": "Step 12: step 11, copying only A's lower triangle into shared memory.",
     },
     {
-        "name": "11_cp_async", "draw": draw_thread_step,
-        "title": "Step 11 · cp.async in 16-byte chunks: who holds what",
+        "name": "13_cp_async", "draw": draw_thread_step,
+        "title": "Step 13 · cp.async, a float at a time: who holds what",
+        "launch": THREAD_LAUNCH, "copy": "lower", "a_copy": "lower triangle, cp.async per float",
+        "stride": 64, "packed": False, "read": "panel",
+        "shared_notes": ["filled by cp.async, 4 bytes each"],
+        "notes": [
+            "Map and reads as in step 12. Each float of the lower triangle goes with a 4-byte cp.async: no register.",
+            "A thread's copies are all in flight at once; one wait before the barrier covers them.",
+            "The same entries as step 12, so every shape step 12 takes is still taken.",
+        ],
+        "caption": "Step 13: step 12's layout, filled with cp.async, a float at a time, all in flight at once.",
+    },
+    {
+        "name": "14_chunk_copies", "draw": draw_thread_step,
+        "title": "Step 14 · cp.async in 16-byte chunks: who holds what",
         "launch": THREAD_LAUNCH, "copy": "chunks", "a_copy": "16-byte chunks, cp.async",
         "stride": 64, "packed": False, "read": "panel",
         "shared_notes": ["filled in 16-byte chunks"],
         "notes": [
-            "Map and reads as in step 10. A is copied in 16-byte chunks with cp.async: global to shared, no register.",
+            "Map and reads as in step 13. A is copied in 16-byte chunks with cp.async, four floats each.",
             "Thread tid takes every (block size)-th chunk; chunks wholly above the diagonal are skipped: 544 of 1,024 go.",
-            "Every copy of the block is in flight at once; one wait and a barrier cover them all (12 of B's 64 loads issue before it).",
+            "A matrix must start on a 16-byte boundary (the launcher refuses others); n % 4 ≠ 0 goes float by float.",
         ],
-        "caption": "Step 11: step 10's layout, filled with cp.async in 16-byte chunks, all in flight at once.",
+        "caption": "Step 14: step 13's layout, filled with cp.async in 16-byte chunks.",
     },
     {
-        "name": "12_packed_triangle", "draw": draw_thread_step,
-        "title": "Step 12 · packed lower triangle: who holds what",
+        "name": "15_launch_bounds", "draw": draw_thread_step,
+        "title": "Step 15 · launch bounds: who holds what",
+        "launch": THREAD_LAUNCH, "copy": "chunks", "a_copy": "16-byte chunks, cp.async",
+        "stride": 64, "packed": False, "read": "panel",
+        "shared_notes": ["filled in 16-byte chunks"],
+        "notes": [
+            "Map, copy and reads as in step 14: the data layout does not change.",
+            "`__launch_bounds__(32·warps, 16 / warps)`: the compiler is told an SM should hold 16 warps: ≤ 128 registers.",
+            "The occupancy stays step 14's; the machine code is scheduled anew under the bound.",
+        ],
+        "caption": "Step 15: step 14 with launch bounds of 16 warps per SM.",
+    },
+    {
+        "name": "16_packed_triangle", "draw": draw_thread_step,
+        "title": "Step 16 · packed lower triangle: who holds what",
         "launch": THREAD_LAUNCH, "copy": "chunks", "a_copy": "16-byte chunks, cp.async",
         "stride": 64, "packed": True, "read": "panel",
         "shared_notes": [],
         "notes": [
-            "Map, copy and reads as in step 11, but sA keeps only the rows' lower parts: rows 4m..4m+3 take 4(m+1) floats.",
+            "Map, copy and reads as in step 15, but sA keeps only the rows' lower parts: rows 4m..4m+3 take 4(m+1) floats.",
             "Row r starts at `4(m+1)(2m + r mod 4)`, m = r div 4: a multiple of 4 floats, so 16-byte loads stay aligned.",
             "2,176 floats (8.5 KB) instead of 4,096 (16 KB): 16 one-warp blocks fit on an H200 SM instead of 13.",
         ],
-        "caption": "Step 12: step 11 with A's lower triangle packed in shared memory, 8.5 KB a block.",
+        "caption": "Step 16: step 15 with A's lower triangle packed in shared memory, 8.5 KB a block.",
     },
     {
-        "name": "13_threads_per_column", "draw": draw_step13,
-        "title": "Step 13 · T threads per column: who holds what",
+        "name": "17_threads_per_column", "draw": draw_step13,
+        "title": "Step 17 · T threads per column: who holds what",
         "launch": ("grid: (matrices, ⌈k/8⌉) · block: 8 columns × T = 8 threads · thread t of a column: rows t, t+8, … "
                    "· k = 8"),
         "copy": "chunks", "a_copy": "row r by thread r, cp.async",
@@ -1303,21 +1359,21 @@ STEP_SPECS = [
             "Rows padded to 68 floats (17 chunks), so the 8 rows read at once start in 8 different 4-bank groups.",
             "T by shape: k ≤ 32 takes T = 8 (8 columns), wider k T = 2 (64); large batches T = 2 (32 columns) or T = 1.",
         ],
-        "caption": "Step 13: T threads share a column (T = 8 drawn); T = 2 or T = 1 for wider k or larger batches.",
+        "caption": "Step 17: T threads share a column (T = 8 drawn); T = 2 or T = 1 for wider k or larger batches.",
     },
     {
-        "name": "14_persistent_prefetch", "draw": draw_step14,
-        "title": "Step 14 · persistent blocks, prefetch: who holds what",
+        "name": "18_persistent_prefetch", "draw": draw_step14,
+        "title": "Step 18 · persistent blocks, prefetch: who holds what",
         "launch": ("persistent when T = 1 (k > 32, a large batch): grid = G resident blocks · thread c = column c · "
                    "k = 64"),
         "copy": "chunks", "a_copy": "cp.async chunks; B too",
         "shared_notes": ["2 buffers of A, 1 of B"],
         "notes": [
             "Each round: wait for this matrix's copies; each thread takes its column of B from sB; barrier; start the next",
-            "matrix's copies (A into the other buffer, B into sB); solve this one with step 13's T = 1 code; store X.",
-            "Persistent only when the batch is at least twice what the GPU holds at once; otherwise step 13's kernel runs.",
+            "matrix's copies (A into the other buffer, B into sB); solve this one with step 17's T = 1 code; store X.",
+            "Persistent only when the batch is at least twice what the GPU holds at once; otherwise step 17's kernel runs.",
         ],
-        "caption": "Step 14: persistent blocks walk matrices m, m+G, …, copying the next A and B while solving this one.",
+        "caption": "Step 18: persistent blocks walk matrices m, m+G, …, copying the next A and B while solving this one.",
     },
 ]
 

@@ -89,17 +89,21 @@ def steps_table() -> str:
     """The README's table of steps: each step's one idea (the first comment of its file, up to the
     full stop) and the lines its diff against the step before changes."""
     steps = sorted(d.name for d in (ROOT / "steps").iterdir() if re.match(r"\d\d_", d.name))
-    lines = ["| step | one idea | lines changed | chapter |", "|---|---|---|---|"]
+    lines = ["| step | one idea | lines changed (`diff -u` / `-uw`) | chapter |", "|---|---|---|---|"]
+
+    def changed_lines(flag: str, previous: str, step: str) -> int:
+        # GNU diff, so that the count is what `diff -u` (or -uw, blanks ignored) of the two files shows a reader.
+        diff = subprocess.run(["diff", flag, f"steps/{previous}/solve_tri.cu", f"steps/{step}/solve_tri.cu"],
+                              cwd=ROOT, capture_output=True, text=True).stdout.splitlines()
+        return sum(1 for line in diff if line[:1] in "+-" and line[:3] not in ("+++", "---"))
+
     for i, step in enumerate(steps):
         source = (ROOT / "steps" / step / "solve_tri.cu").read_text()
         header = re.match(r"// Step \d\d: (.*?)(\.\n|\n//\n)", source, re.S).group(1)
         idea = " ".join(part.strip().lstrip("/").strip() for part in header.splitlines())
         changed = "–"
         if i > 0:
-            # GNU diff, so that the count is what `diff -u` of the two files shows a reader.
-            diff = subprocess.run(["diff", "-u", f"steps/{steps[i - 1]}/solve_tri.cu", f"steps/{step}/solve_tri.cu"],
-                                  cwd=ROOT, capture_output=True, text=True).stdout.splitlines()
-            changed = str(sum(1 for line in diff if line[:1] in "+-" and line[:3] not in ("+++", "---")))
+            changed = f"{changed_lines('-u', steps[i - 1], step)} / {changed_lines('-uw', steps[i - 1], step)}"
         lines.append(f"| [{step[:2]}](steps/{step}/solve_tri.cu) | {idea} | {changed} | "
                      f"[docs/{step[:2]}](docs/{step}.md) |")
     return "\n".join(lines) + "\n"
