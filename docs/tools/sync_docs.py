@@ -46,7 +46,8 @@ A figure inside a sentence is a marker too, filled with one value:
   <!--f:sass:09_vector_panel_reads:64,1:LDS-->544<!--/f-->   an opcode count (or "total") of <64, 1>
   <!--f:copybw-->4.232<!--/f-->                             the run's copy bandwidth, TB/s
   <!--f:grep:large-check.txt:elapsed (\d+) s-->199<!--/f-->  the first match of a regular expression's
-                                                     group in docs/results/RUN-NAME
+                                                     group in docs/results/RUN-NAME (or in NAME itself,
+                                                     where NAME names an earlier run: h200-DATE-...)
 
 Run it after changing a kernel or committing new measurements:
     python3 docs/tools/sync_docs.py          # rewrite the docs in place
@@ -254,7 +255,9 @@ def sass_value(step: str, instance: str, opcode: str) -> str:
 
 
 def grep_value(name: str, pattern: str) -> str:
-    path = ROOT / "docs" / "results" / f"{RUN}-{name}"
+    # NAME is a log of the run the docs quote (report.txt: RUN-report.txt), or a whole file name
+    # of an earlier run (h200-2026-12-01-share-microbench.txt), for what that run alone measured.
+    path = ROOT / "docs" / "results" / (name if re.match(r"h200-\d{4}-\d\d-\d\d-", name) else f"{RUN}-{name}")
     found = re.search(pattern, path.read_text(), re.M)
     if not found:
         raise SystemExit(f"no match for '{pattern}' in {path_name(path)}")
