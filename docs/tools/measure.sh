@@ -92,6 +92,8 @@ if [ "$part" = all ] || [ "$part" = run ]; then
     {
         for dir in "$build"/steps/[0-9][0-9]_*/; do
             step=$(basename "$dir")
+            # The experiments' object folders (NN_name.p) are no steps.
+            [ -x "$dir/$step" ] || continue
             echo "=== $step ==="
             "$dir/$step" --seed "$seed" --n 63 --k 6 --ne2 4 --ne3 2 2>&1
         done
@@ -110,6 +112,7 @@ if [ "$part" = all ] || [ "$part" = run ]; then
     {
         for dir in "$build"/steps/[0-9][0-9]_*/; do
             step=$(basename "$dir")
+            [ -x "$dir/$step" ] || continue
             echo "=== $step ==="
             python3 docs/tools/sass_counts.py "$dir/libstep${step:0:2}.a" "Li64E"
         done
