@@ -73,7 +73,7 @@ SHAPES = [("pr", "the PR's, 8 matrices, k = 6"), ("upstream_perf", "upstream per
 BLOCK = re.compile(r"(<!-- (diff|timing|report|compare|ncu|microbench|sass|steps|experiment):? ?([^>]*?) -->\n)"
                    r"(.*?)(<!-- /\2 -->)",
                    re.S)
-FIGURE = re.compile(r"(<!--f:([^>]*?)-->)(.*?)(<!--/f-->)", re.S)
+FIGURE = re.compile(r"(<!--f:(.*?)-->)(.*?)(<!--/f-->)", re.S)
 NCU = lambda shape: ROOT / "docs" / "results" / f"{RUN}-ncu-{shape}.txt"  # noqa: E731
 MICROBENCH = ROOT / "docs" / "results" / f"{RUN}-microbench.txt"
 SASS = ROOT / "docs" / "results" / f"{RUN}-sass.txt"
