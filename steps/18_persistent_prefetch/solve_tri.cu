@@ -2,8 +2,7 @@
 //
 // In step 17 a block copies its matrix, waits for it, solves, stores and
 // ends; while it solves it has nothing in flight, and a new block starts its
-// copies only when an old one ends. With many matrices the memory system then
-// sees bursts instead of a steady stream. Here, where step 17 runs one thread
+// copies only when an old one ends. Here, where step 17 runs one thread
 // per column (k > 32) and the batch is at least twice what the GPU holds at
 // once, the grid holds only as many blocks as fit on the GPU, and each block
 // walks the batch with a stride of the grid: matrix m, m + grid, m + 2 * grid,
