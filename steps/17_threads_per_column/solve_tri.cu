@@ -19,7 +19,7 @@
 // of 64 or more threads copies A a row per thread, each chunk at a fixed
 // offset from the row's start, instead of computing every chunk's row. What
 // T costs: four shuffles and the diagonal block per thread and panel, done T
-// times over. T is chosen by shape, as measured: T = 8 (8 columns a block)
+// times over. T is chosen by shape: T = 8 (8 columns a block)
 // for k <= 32 and T = 2 (64 columns) for wider k, except in batches that give
 // the GPU enough warps with one thread per column: there k <= 32 takes T = 2
 // (32 columns) and wider k T = 1. A matrix wider than a block takes several
