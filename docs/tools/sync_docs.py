@@ -331,7 +331,7 @@ def experiment_section(name: str) -> tuple:
 def experiment_table(name: str) -> str:
     """An experiment's variant against its step at each reference shape: registers, local
     memory, blocks per SM and grid of the kernels they launch, us/run back to back, change.
-    name is "STEP+EXPERIMENT"; "switch" gives step 14 against its never-persistent variant
+    name is "STEP+EXPERIMENT"; "switch" gives the last step against its never-persistent variant
     at the batches of the switch log."""
     if name == "switch":
         return switch_table()
@@ -372,7 +372,8 @@ def experiment_table(name: str) -> str:
 
 def switch_table() -> str:
     text = EXPERIMENT_SWITCH.read_text()
-    out = ["| matrices (k = 64) | step 14 us/run | never persistent us/run | change |", "|---|---|---|---|"]
+    step = re.search(r"^=== (\d\d)_", text, re.M).group(1)
+    out = [f"| matrices (k = 64) | step {step} us/run | never persistent us/run | change |", "|---|---|---|---|"]
     for run in re.split(r"^=== ", text, flags=re.M)[1:]:
         matrices = re.match(r".*, (\d+) matrices ===", run).group(1)
         rows = [TIMING_ROW.match(line) for line in run.splitlines()]

@@ -6,7 +6,7 @@
 // thread copies an element only if it lies on or below the diagonal. Memory
 // moves whole 32-byte sectors, and a row of A is 8 of them: row r needs the
 // first r / 8 + 1, so 288 of A's 512 sectors hold a needed entry, 56 % of A's
-// bytes (Nsight counts 62.5 % read from DRAM, which serves A in 64-byte units).
+// bytes (Nsight's DRAM bytes fit A read in 64-byte units instead: about 62 %).
 // The diagonal block's 16-byte load of row j0 + 2 (in step 11's machine code
 // ptxas narrows those of rows j0 and j0 + 1) still reads one entry above the
 // diagonal, now whatever shared memory held, and still does not use it. The

@@ -4,10 +4,10 @@
 // must land before its store to shared memory can issue. Here each float of
 // the lower triangle goes with cp.async, a copy from global to shared memory
 // that needs no register and no wait: a thread's copies are all in flight at
-// once, B's loads can issue behind them, and one wait, before the barrier,
-// covers them all. Which entries are copied, and their 4-byte size, are step
-// 12's, so every shape step 12 accepts is still accepted. The arithmetic is
-// step 12's: the output is the same, bit for bit.
+// once, and one wait, before the barrier, covers them all. Which entries are
+// copied, and their 4-byte size, are step 12's, so every shape step 12
+// accepts is still accepted. The arithmetic is step 12's: the output is the
+// same, bit for bit.
 #include "step.cuh"
 
 #include <cuda_pipeline_primitives.h>
