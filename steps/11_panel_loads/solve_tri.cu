@@ -1,17 +1,17 @@
 // Step 11: A's rows read in panels of four columns, each panel row one 16-byte load written in PTX.
 //
 // In step 10's source every multiply-add of a column reads its entry of A on
-// its own: 2,016 reads per thread, as many as multiply-adds (the compiler
-// already merges most of them into 16-byte loads). Here the rows are solved in
-// panels of four columns: first the 4x4 block on the diagonal (rows
-// j0..j0+3, each row taking the panel's earlier terms in order, then its
-// scale), then every row below takes the panel's four terms from one 16-byte
-// load of its four consecutive entries: 544 loads per thread. The terms still
-// reach each x_i in the order j = 0, 1, ...: the output is step 10's, bit for
-// bit. The load is written in PTX. A plain float4 load gives the compiler the
-// same loads to issue, and it issues the same load mix as step 10 with either;
-// what the PTX changes is the register allocation and the instruction order
-// (docs/experiments.md).
+// its own, and so does every scale by a diagonal entry: 2,080 reads per
+// thread (the compiler already merges most of them into 16-byte loads). Here
+// the rows are solved in panels of four columns: first the 4x4 block on the
+// diagonal (rows j0..j0+3, each row taking the panel's earlier terms in order,
+// then its scale), then every row below takes the panel's four terms from one
+// 16-byte load of its four consecutive entries: 544 loads per thread. The
+// terms still reach each x_i in the order j = 0, 1, ...: the output is step
+// 10's, bit for bit. The load is written in PTX. With a plain float4 load the
+// machine code has the same loads, which are step 10's load mix too; what the
+// PTX changes is the register allocation and the instruction order
+// (docs/11_panel_loads.md).
 #include "step.cuh"
 
 #include <iterator>
