@@ -1289,7 +1289,7 @@ STEP_SPECS = [
         "notes": [
             "Map and reads as in step 11. The copy skips every element above the diagonal: 2,080 of 4,096 floats.",
             "The rest of sA is never written; a diagonal block's 16-byte load reads a few such words and ignores them.",
-            "In global memory row r needs only its first r/8 + 1 sectors of 32 bytes: 56 % of A's bytes are read.",
+            "In global memory row r needs only its first r/8 + 1 sectors of 32 bytes: 56 % of A's sectors.",
         ],
         "caption": "Step 12: step 11, copying only A's lower triangle into shared memory.",
     },

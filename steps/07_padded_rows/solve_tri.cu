@@ -9,8 +9,9 @@
 // 32 / gcd(s, 32) lanes, so an odd n would make n + 1 even, and n = 63 would
 // make it 64, a 32-way conflict again. The cost is one float per row (16,640
 // bytes instead of 16,384) and a division by n in the load, which the n = 64
-// instances turn into a shift. Nothing about the arithmetic changes: the
-// output is step 06's, bit for bit.
+// instances turn into a shift and a mask (after a sign fix-up: the index is
+// a signed int). Nothing about the arithmetic changes: the output is step
+// 06's, bit for bit.
 #include "step.cuh"
 
 #include <iterator>
