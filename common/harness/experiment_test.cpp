@@ -22,7 +22,7 @@ extern const harness::Step step;
 
 namespace {
 
-// What the report's resource table gives (common/report/kernel_resources.cpp),
+// What the report's resource table gives (kernel_resources.cpp),
 // one line per step and shape; the grid's two dimensions from the plan.
 void print_resources(const harness::Step& step, const harness::Problem& p) {
     const harness::KernelResources r    = *harness::kernel_resources(step, p);

@@ -190,8 +190,7 @@ for line in sys.stdin:
         continue
     name = re.match(r"\s+Function : (.*)", line)
     if name:
-        keep = step >= 8 and ("<64" in name.group(1) or (step in (8, 9, 12, 13) and re.search(r"<0(, 1)?>", name.group(1))
-                                                          and "variant" not in line))
+        keep = step >= 8 and ("<64" in name.group(1) or (step in (8, 9, 12, 13) and re.search(r"<0(, 1)?>", name.group(1))))
     if keep:
         print(line, end="")
 ' | gzip -9 >"$out/sass-sm90.txt.gz"
