@@ -10,7 +10,8 @@
 # launches, and where the stalls sit), or "all" (every part but "build",
 # "sass" and "ncu-warm"), or "experiments" (the one-change experiments). The
 # parts build in build-measure (with -Dexperiments=true), or in the folder
-# SOLVE_TRI_BUILD names. OUT_DIR receives:
+# SOLVE_TRI_BUILD names; SOLVE_TRI_STEPS="16 17" limits the step tests of part
+# "run" to those steps. OUT_DIR receives:
 #   build:   build-time.txt  the README's first command's build (meson setup build
 #                            && meson compile -C build) in a fresh copy of this tree,
 #                            timed: the architectures it chose, wall and CPU seconds,
@@ -25,7 +26,7 @@
 #            sass.txt        machine-code counts per step (n = 64 instances), and
 #                            whether steps 04 and 05 compile to the same code
 #            sass-runtime.txt  the same for the run-time instances (any n) of
-#                            steps 07, 08, 09, 12, 13, 14, 15, 17 and the last, and its persistent kernel
+#                            steps 07 to the last, and the last step's persistent kernel
 #            large-check.txt a shape of your own of 2^20 matrices, n = k = 64,
 #                            checked by the last step's binary, with its time
 #                            (also PART "large")
@@ -45,8 +46,9 @@
 #                            variant (steps/NN_name/experiments/*.patch) checked and
 #                            timed against its step at every reference shape, after
 #                            the registers, local memory and blocks per SM of both
-#            experiments-switch.txt  step 18 against its never-persistent variant
-#                            at 1,056, 1,536, 2,048 and 3,072 matrices (k = 64)
+#            experiments-switch.txt  step 18 against its never-persistent and its
+#                            no-prefetch variants at 1,056, 1,536, 2,048 and 3,072
+#                            matrices (k = 64)
 #   test:    meson-test.txt  the whole test suite (all suites, sanitizers included)
 #            bit-identity.txt  steps 02 and 03 against their predecessors
 #            persistent-probe.txt  the kernel the last step launches for 2,048 matrices
@@ -94,6 +96,8 @@ if [ "$part" = all ] || [ "$part" = run ]; then
             step=$(basename "$dir")
             # The experiments' object folders (NN_name.p) are no steps.
             [ -x "$dir/$step" ] || continue
+            # SOLVE_TRI_STEPS="16 17" runs only those steps' binaries.
+            [ -z "${SOLVE_TRI_STEPS:-}" ] || [[ " $SOLVE_TRI_STEPS " == *" ${step:0:2} "* ]] || continue
             echo "=== $step ==="
             "$dir/$step" --seed "$seed" --n 63 --k 6 --ne2 4 --ne3 2 2>&1
         done
@@ -131,10 +135,10 @@ if [ "$part" = all ] || [ "$part" = run ]; then
         rm -f "$out"/sass-*.tmp
     } >"$out/sass.txt" 2>&1
     tail -n 1 "$out/sass.txt"
-    # The run-time instances (n = 0: any n) of the steps whose chapters cost
-    # them, and every instance of the last step's persistent kernel.
+    # The run-time instances (n = 0: any n) of steps 07 on, and every instance
+    # of the last step's persistent kernel.
     {
-        for step in 07_padded_rows 08_thread_per_column 09_warps_per_block 12_lower_triangle 13_cp_async 14_chunk_copies 15_launch_bounds 17_threads_per_column "$last_step"; do
+        for step in $(cd steps && ls -d 0[7-9]_* [1-9][0-9]_*); do
             echo "=== $step ==="
             python3 docs/tools/sass_counts.py "$build/steps/$step/libstep${step:0:2}.a" "Li0E"
         done
@@ -153,14 +157,17 @@ fi
 if [ "$part" = all ] || [ "$part" = experiments ]; then
     # Every one-change experiment: its variant against its step, at every
     # reference shape; and step 18's persistent switch, its kernel against
-    # step 17's at batches about the switch (k = 64).
+    # step 17's and against itself without the prefetch, at batches about the
+    # switch (k = 64).
     meson test -C "$build" --suite experiments --verbose 2>&1 | sed "s|$PWD/||g" >"$out/experiments.txt"
     echo "experiments: exit $? ($(grep -E '^(Ok|Fail|Skipped):' "$out/experiments.txt" | tr -s ' ' | tr '\n' ' '))"
     for ne2 in 33 48 64 96; do
-        echo "=== 18_persistent_prefetch+never_persistent, $((ne2 * 32)) matrices ==="
-        "$build/steps/18_never_persistent" --seed "$seed" --n 64 --k 64 --ne2 "$ne2" --ne3 32 --test-case='*timing*' 2>&1
+        for variant in never_persistent no_prefetch; do
+            echo "=== 18_persistent_prefetch+$variant, $((ne2 * 32)) matrices ==="
+            "$build/steps/18_$variant" --seed "$seed" --n 64 --k 64 --ne2 "$ne2" --ne3 32 --test-case='*timing*' 2>&1
+        done
     done >"$out/experiments-switch.txt"
-    echo "persistent switch: $(grep -c 'Status: SUCCESS' "$out/experiments-switch.txt") of 4 runs passed"
+    echo "persistent switch: $(grep -c 'Status: SUCCESS' "$out/experiments-switch.txt") of 8 runs passed"
 fi
 
 if [ "$part" = report ]; then
@@ -173,8 +180,9 @@ if [ "$part" = sass ]; then
     # Every step's and every experiment's library, "=== LIBRARY ===" each,
     # demangled (docs/tools/sass_listing.py reads it); kept: the n = 64
     # instances of steps 08 on and of the experiments, and the run-time
-    # instances of steps 08, 09, 12 and 13 (the rest is tens of MB of
-    # unrolled code that no chapter reads).
+    # instances (<0>, <0, 1>) of steps 08, 09, 11, 12, 13 and 15 and of step
+    # 15's experiments (the rest is tens of MB of unrolled code that no
+    # chapter reads).
     for lib in "$build"/steps/[0-9][0-9]_*/libstep*.a "$build"/steps/libvariant*.a; do
         echo "=== $(basename "$lib") ==="
         cuobjdump -sass -arch sm_90 "$lib" | c++filt | sed -E 's/^\s+$//'
@@ -190,7 +198,7 @@ for line in sys.stdin:
         continue
     name = re.match(r"\s+Function : (.*)", line)
     if name:
-        keep = step >= 8 and ("<64" in name.group(1) or (step in (8, 9, 12, 13) and re.search(r"<0(, 1)?>", name.group(1))))
+        keep = step >= 8 and ("<64" in name.group(1) or (step in (8, 9, 11, 12, 13, 15) and re.search(r"<0(, 1)?>", name.group(1))))
     if keep:
         print(line, end="")
 ' | gzip -9 >"$out/sass-sm90.txt.gz"

@@ -8,14 +8,14 @@
 // walks the batch with a stride of the grid: matrix m, m + grid, m + 2 * grid,
 // ... Before it solves one matrix it starts the copies of the next, with
 // cp.async, so the solve runs while they are in flight. A is double-buffered
-// (the solve reads one buffer while the next matrix fills the other) and
-// copied chunk by chunk over all the block's threads, as in step 14; B passes
-// through shared memory once per matrix, as a flat array of 16-byte chunks,
-// and each thread takes its column from there into registers before the next
-// B may overwrite it: registers cannot take a copy that nothing waits for. A
-// block then needs 2 x 8.5 KB for A and 8 KB of B per warp, so fewer blocks
-// fit on an SM. Which entries are copied and the arithmetic are step 17's:
-// the output is the same, bit for bit.
+// (the solve reads one buffer while the next matrix fills the other); B
+// passes through shared memory once per matrix, as a flat array of 16-byte
+// chunks, and each thread takes its column from there into registers before
+// the next B may overwrite it: registers cannot take a copy that nothing
+// waits for. A block then needs 2 x 17 KB for A and 8 KB of B per warp, more
+// than the 48 KB a static array may hold, so fewer blocks fit on an SM and the
+// buffers are dynamic shared memory. Which entries are copied and the
+// arithmetic are step 17's: the output is the same, bit for bit.
 #include "step.cuh"
 
 #include <cuda_pipeline_primitives.h>
@@ -30,25 +30,12 @@ namespace step18 {
 
 constexpr int max_n = 64;
 constexpr int max_k = 128;
-// Where row r of A starts in sA: rows 4m..4m+3 hold 4(m + 1) floats each, so
-// every row starts on a 16-byte boundary and holds its entries up to the
-// diagonal (and a few past it, to the end of its 4-float chunk).
-__host__ __device__ constexpr int row_offset(const int r) {
-    return 4 * (r / 4 + 1) * (2 * (r / 4) + r % 4);
-}
-constexpr int a_floats = row_offset(max_n);
-// With T > 1, row r of A starts at sA[r * padded_stride] instead: 68 floats,
-// 17 chunks of 16 bytes, so that the rows that eight lanes read at once (a
-// 16-byte read is served eight lanes at a time) start in eight different
-// four-bank groups.
-constexpr int padded_stride = max_n + 4;
-template <int T>
-__host__ __device__ constexpr int row_start(const int r) {
-    return T == 1 ? row_offset(r) : r * padded_stride;
-}
-template <int T>
-constexpr int shared_floats = T == 1 ? a_floats : max_n* padded_stride;
-// Blocks of one warp that registers and shared memory should let an SM hold at once.
+// Row stride of sA: a multiple of 4 floats, so that every row starts on a
+// 16-byte boundary and four consecutive entries load as one float4; and 4 more
+// than a row's 64, so that row r + 1 starts four banks after row r.
+constexpr int a_stride = max_n + 4;
+// Warps that registers should let an SM hold at once: 16, so at most 128
+// registers a thread.
 constexpr int resident_warps = 16;
 // Rows are solved, and A's rows read, this many columns at a time.
 constexpr int panel = 4;
@@ -70,22 +57,10 @@ constexpr int alignment_bytes = 16;
 constexpr int chunk           = alignment_bytes / static_cast<int>(sizeof(float));
 
 // Starts the copy of A's lower triangle into shared memory, row r at
-// sA[row_start<T>(r)], with cp.async. Nothing waits here. With by_rows (a
-// block of 64 or more threads, n a multiple of 4), thread r copies row r;
-// otherwise thread tid takes every threads-th 16-byte chunk.
-template <int threads, int T, bool by_rows = threads >= max_n>
+// sA[r * a_stride], with cp.async: thread tid of the block takes every
+// threads-th 16-byte chunk. Nothing waits here.
+template <int threads>
 __device__ __forceinline__ void copy_a(const float* const A_batch, float* const sA, const int n, const int tid) {
-    if (by_rows && n % chunk == 0) {
-        if (tid < n) {
-#pragma unroll
-            for (int c = 0; c < max_n; c += chunk) {
-                if (c <= tid) {
-                    __pipeline_memcpy_async(&sA[row_start<T>(tid) + c], &A_batch[tid * n + c], alignment_bytes);
-                }
-            }
-        }
-        return;
-    }
     const int elements = n * n;
 #pragma unroll
     for (int i = 0; i < elements; i += chunk * threads) {
@@ -100,12 +75,12 @@ __device__ __forceinline__ void copy_a(const float* const A_batch, float* const 
             continue;
         }
         if (n % chunk == 0) {
-            __pipeline_memcpy_async(&sA[row_start<T>(row) + c], &A_batch[e], alignment_bytes);
+            __pipeline_memcpy_async(&sA[row * a_stride + c], &A_batch[e], alignment_bytes);
         } else {
 #pragma unroll
             for (int q = 0; q < chunk; ++q) {
                 if (c <= row && e + q < elements) {
-                    __pipeline_memcpy_async(&sA[row_start<T>(row) + c], &A_batch[e + q], sizeof(float));
+                    __pipeline_memcpy_async(&sA[row * a_stride + c], &A_batch[e + q], sizeof(float));
                 }
                 if (++c == n) {
                     c = 0;
@@ -178,7 +153,7 @@ __device__ __forceinline__ void solve_column(const float* const sA, float (&x)[m
         // solved before the next row uses it.
 #pragma unroll
         for (int row = j0; row < j0 + panel; ++row) {
-            const float4 a            = load_shared_float4(&sA[row_start<T>(row) + j0]);
+            const float4 a            = load_shared_float4(&sA[row * a_stride + j0]);
             const float  a_row[panel] = {a.x, a.y, a.z, a.w};
 #pragma unroll
             for (int j = j0; j < row; ++j) {
@@ -203,7 +178,7 @@ __device__ __forceinline__ void solve_column(const float* const sA, float (&x)[m
         for (int s = 0; s < max_n / T; ++s) {
             const int i = t + s * T;
             if (s * T + T - 1 >= j0 + panel) {
-                const float4 a = load_shared_float4(&sA[row_start<T>(i) + j0]);
+                const float4 a = load_shared_float4(&sA[i * a_stride + j0]);
                 float        y = fmaf(-a.x, v[0], x[s]);
                 y              = fmaf(-a.y, v[1], y);
                 y              = fmaf(-a.z, v[2], y);
@@ -256,9 +231,9 @@ __global__ void __launch_bounds__(T* columns, resident_warps* harness::warp_size
     const float* const B_batch = B + i02 * nb12 + i03 * nb13;
     float* const       X_batch = X + i02 * nb2 + i03 * nb3;
 
-    __shared__ __align__(16) float sA[shared_floats<T>];
+    __shared__ __align__(16) float sA[max_n * a_stride];
 
-    copy_a<T * columns, T>(A_batch, sA, n, tid);
+    copy_a<T * columns>(A_batch, sA, n, tid);
     __pipeline_commit();
 
     // Thread t holds its rows of column col of B (0 past row n, and in the
@@ -275,17 +250,19 @@ __global__ void __launch_bounds__(T* columns, resident_warps* harness::warp_size
     store_column<T>(X_batch, x, n, k, col, t);
 }
 
-// Persistent blocks per SM the launch bounds ask for. With 128 columns, four is
-// what an H200 SM's 228 KB of shared memory holds (two buffers of A, one of B,
-// and 1 KB the driver reserves per block); with 64 it would hold six, and four
-// lets the compiler give each of the 64 threads up to 255 registers.
-constexpr int persistent_blocks_per_sm = 4;
+// Persistent blocks per SM the launch bounds ask for: what an H200 SM's 228 KB
+// of shared memory holds (two buffers of A, one of B, and 1 KB the driver
+// reserves per block): four of 51 KB with 64 columns, three of 67 KB with 128.
+// With 64 columns, four lets the compiler give each thread up to 255 registers.
+constexpr int persistent_blocks_per_sm(const int columns) {
+    return columns == 64 ? 4 : 3;
+}
 
 // The same solve with T = 1, for large batches: each block walks the batch
 // with a stride of the grid and copies its next matrix in while it solves
 // this one.
 template <int n_template, int columns>
-__global__ void __launch_bounds__(columns, persistent_blocks_per_sm)
+__global__ void __launch_bounds__(columns, persistent_blocks_per_sm(columns))
     solve_tri_persistent_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ X,
                                 const harness::FastDivisor ne02, const int64_t nb02, const int64_t nb03,
                                 const int64_t nb12, const int64_t nb13, const int64_t nb2, const int64_t nb3,
@@ -295,7 +272,7 @@ __global__ void __launch_bounds__(columns, persistent_blocks_per_sm)
     const int col = threadIdx.x;
 
     extern __shared__ __align__(16) float shared[];
-    float* const                          sB = shared + 2 * a_floats;
+    float* const                          sB = shared + 2 * max_n * a_stride;
 
     // Matrix batch of the tensors: batch = i03 * ne02 + i02.
     const auto matrix_offsets = [&](const uint32_t batch, int64_t& a, int64_t& b, int64_t& x) {
@@ -308,7 +285,7 @@ __global__ void __launch_bounds__(columns, persistent_blocks_per_sm)
 
     int64_t a_offset, b_offset, x_offset;
     matrix_offsets(blockIdx.x, a_offset, b_offset, x_offset);
-    copy_a<columns, 1, false>(A + a_offset, shared, n, col);
+    copy_a<columns>(A + a_offset, shared, n, col);
     copy_b<columns>(B + b_offset, sB, n, k, col);
     __pipeline_commit();
 
@@ -316,7 +293,7 @@ __global__ void __launch_bounds__(columns, persistent_blocks_per_sm)
     int buffer = 0;
     for (int64_t batch = blockIdx.x; batch < batches; batch += gridDim.x, buffer ^= 1) {
         float* const       X_batch = X + x_offset;
-        const float* const sA      = shared + buffer * a_floats;
+        const float* const sA      = shared + buffer * max_n * a_stride;
 
         // This matrix's copies are the only ones in flight: wait for this
         // thread's, then the barrier waits for every thread's.
@@ -335,7 +312,7 @@ __global__ void __launch_bounds__(columns, persistent_blocks_per_sm)
         const int64_t next = batch + gridDim.x;
         if (next < batches) {
             matrix_offsets(next, a_offset, b_offset, x_offset);
-            copy_a<columns, 1, false>(A + a_offset, shared + (buffer ^ 1) * a_floats, n, col);
+            copy_a<columns>(A + a_offset, shared + (buffer ^ 1) * max_n * a_stride, n, col);
             copy_b<columns>(B + b_offset, sB, n, k, col);
         }
         __pipeline_commit();
@@ -390,7 +367,7 @@ static Kernel persistent_kernel_for(const int columns) {
 // Bytes of shared memory a persistent block of `columns` threads asks for:
 // two buffers of A and one of B.
 static size_t persistent_shared_bytes(const int columns) {
-    return sizeof(float) * (2 * a_floats + max_n * columns);
+    return sizeof(float) * (2 * max_n * a_stride + max_n * columns);
 }
 
 // Blocks of a persistent kernel that fit on `device` at once: the grid is no

@@ -1,29 +1,17 @@
-// Step 17: T threads share a column, so a small batch fills more of the GPU.
+// Step 17: A's rows 68 floats apart, so the T threads of a column read T different banks.
 //
-// With one thread per column, a matrix with k columns is k threads: at the
-// PR's shape (8 matrices, k = 6) the whole GPU runs 48 threads, each doing a
-// column's 2,016 multiply-adds one after another. Here T threads share a
-// column: thread t owns its rows t, t + T, t + 2T, ... (64 / T registers).
-// The rows are still solved in panels of four. For a panel, every thread of
-// the column fetches the four rows' current values from their owners with a
-// shuffle, solves the 4x4 block on the diagonal itself (the same arithmetic
-// in every thread, so the same result), the owners keep their solved values,
-// and each thread applies the panel's four terms to its own rows below it.
-// The terms reach each x_i in the same order and with the same arithmetic as
-// in step 16, so the output is step 16's, bit for bit, for every T.
-// Three things follow from T > 1. The T threads of a column read T different
-// rows of A at once, so bank conflicts are back: rows are padded to 68
-// floats (the packed triangle stays for T = 1, whose reads are broadcasts).
-// A thread's rows cross the panel at run time, so a row above the panel keeps
-// its value by a select rather than a branch around its update. And a block
-// of 64 or more threads copies A a row per thread, each chunk at a fixed
-// offset from the row's start, instead of computing every chunk's row. What
-// T costs: four shuffles and the diagonal block per thread and panel, done T
-// times over. T is chosen by shape: T = 8 (8 columns a block)
-// for k <= 32 and T = 2 (64 columns) for wider k, except in batches that give
-// the GPU enough warps with one thread per column: there k <= 32 takes T = 2
-// (32 columns) and wider k T = 1. A matrix wider than a block takes several
-// blocks (the second grid dimension), each with its own copy of A.
+// In step 16 the T threads of a column read T different rows of A at the same
+// column at once. Rows 64 floats apart start in the same bank, and a 16-byte
+// shared load is served eight lanes at a time, each eight in one pass only if
+// their addresses fall in different groups of four banks (or are the same
+// address): with T = 8, a column's eight lanes read eight rows in the same
+// four banks, and their load takes eight passes instead of one; with T = 2,
+// each eight lanes read two rows, in two passes. Here a row is 68 floats
+// long, 17 chunks of 16 bytes: row r + 1 starts four banks after row r, so
+// eight neighbouring rows start in eight different four-bank groups and every
+// eight lanes are served in one pass. With T = 1 a warp reads one row, a
+// broadcast, as before; each block holds 1 KB more. Which entries are copied
+// and the arithmetic are step 16's: the output is the same, bit for bit.
 #include "step.cuh"
 
 #include <cuda_pipeline_primitives.h>
@@ -34,25 +22,12 @@ namespace step17 {
 
 constexpr int max_n = 64;
 constexpr int max_k = 128;
-// Where row r of A starts in sA: rows 4m..4m+3 hold 4(m + 1) floats each, so
-// every row starts on a 16-byte boundary and holds its entries up to the
-// diagonal (and a few past it, to the end of its 4-float chunk).
-__host__ __device__ constexpr int row_offset(const int r) {
-    return 4 * (r / 4 + 1) * (2 * (r / 4) + r % 4);
-}
-constexpr int a_floats = row_offset(max_n);
-// With T > 1, row r of A starts at sA[r * padded_stride] instead: 68 floats,
-// 17 chunks of 16 bytes, so that the rows that eight lanes read at once (a
-// 16-byte read is served eight lanes at a time) start in eight different
-// four-bank groups.
-constexpr int padded_stride = max_n + 4;
-template <int T>
-__host__ __device__ constexpr int row_start(const int r) {
-    return T == 1 ? row_offset(r) : r * padded_stride;
-}
-template <int T>
-constexpr int shared_floats = T == 1 ? a_floats : max_n* padded_stride;
-// Blocks of one warp that registers and shared memory should let an SM hold at once.
+// Row stride of sA: a multiple of 4 floats, so that every row starts on a
+// 16-byte boundary and four consecutive entries load as one float4; and 4 more
+// than a row's 64, so that row r + 1 starts four banks after row r.
+constexpr int a_stride = max_n + 4;
+// Warps that registers should let an SM hold at once: 16, so at most 128
+// registers a thread.
 constexpr int resident_warps = 16;
 // Rows are solved, and A's rows read, this many columns at a time.
 constexpr int panel = 4;
@@ -74,22 +49,10 @@ constexpr int alignment_bytes = 16;
 constexpr int chunk           = alignment_bytes / static_cast<int>(sizeof(float));
 
 // Starts the copy of A's lower triangle into shared memory, row r at
-// sA[row_start<T>(r)], with cp.async. Nothing waits here. With by_rows (a
-// block of 64 or more threads, n a multiple of 4), thread r copies row r;
-// otherwise thread tid takes every threads-th 16-byte chunk.
-template <int threads, int T, bool by_rows = threads >= max_n>
+// sA[r * a_stride], with cp.async: thread tid of the block takes every
+// threads-th 16-byte chunk. Nothing waits here.
+template <int threads>
 __device__ __forceinline__ void copy_a(const float* const A_batch, float* const sA, const int n, const int tid) {
-    if (by_rows && n % chunk == 0) {
-        if (tid < n) {
-#pragma unroll
-            for (int c = 0; c < max_n; c += chunk) {
-                if (c <= tid) {
-                    __pipeline_memcpy_async(&sA[row_start<T>(tid) + c], &A_batch[tid * n + c], alignment_bytes);
-                }
-            }
-        }
-        return;
-    }
     const int elements = n * n;
 #pragma unroll
     for (int i = 0; i < elements; i += chunk * threads) {
@@ -104,12 +67,12 @@ __device__ __forceinline__ void copy_a(const float* const A_batch, float* const 
             continue;
         }
         if (n % chunk == 0) {
-            __pipeline_memcpy_async(&sA[row_start<T>(row) + c], &A_batch[e], alignment_bytes);
+            __pipeline_memcpy_async(&sA[row * a_stride + c], &A_batch[e], alignment_bytes);
         } else {
 #pragma unroll
             for (int q = 0; q < chunk; ++q) {
                 if (c <= row && e + q < elements) {
-                    __pipeline_memcpy_async(&sA[row_start<T>(row) + c], &A_batch[e + q], sizeof(float));
+                    __pipeline_memcpy_async(&sA[row * a_stride + c], &A_batch[e + q], sizeof(float));
                 }
                 if (++c == n) {
                     c = 0;
@@ -158,7 +121,7 @@ __device__ __forceinline__ void solve_column(const float* const sA, float (&x)[m
         // solved before the next row uses it.
 #pragma unroll
         for (int row = j0; row < j0 + panel; ++row) {
-            const float4 a            = load_shared_float4(&sA[row_start<T>(row) + j0]);
+            const float4 a            = load_shared_float4(&sA[row * a_stride + j0]);
             const float  a_row[panel] = {a.x, a.y, a.z, a.w};
 #pragma unroll
             for (int j = j0; j < row; ++j) {
@@ -183,7 +146,7 @@ __device__ __forceinline__ void solve_column(const float* const sA, float (&x)[m
         for (int s = 0; s < max_n / T; ++s) {
             const int i = t + s * T;
             if (s * T + T - 1 >= j0 + panel) {
-                const float4 a = load_shared_float4(&sA[row_start<T>(i) + j0]);
+                const float4 a = load_shared_float4(&sA[i * a_stride + j0]);
                 float        y = fmaf(-a.x, v[0], x[s]);
                 y              = fmaf(-a.y, v[1], y);
                 y              = fmaf(-a.z, v[2], y);
@@ -235,9 +198,9 @@ __global__ void __launch_bounds__(T* columns, resident_warps* harness::warp_size
     const float* const B_batch = B + i02 * nb12 + i03 * nb13;
     float* const       X_batch = X + i02 * nb2 + i03 * nb3;
 
-    __shared__ __align__(16) float sA[shared_floats<T>];
+    __shared__ __align__(16) float sA[max_n * a_stride];
 
-    copy_a<T * columns, T>(A_batch, sA, n, tid);
+    copy_a<T * columns>(A_batch, sA, n, tid);
     __pipeline_commit();
 
     // Thread t holds its rows of column col of B (0 past row n, and in the
@@ -316,7 +279,7 @@ void solve_tri(const float* const A, const float* const B, float* const X, const
 const harness::Shape specialized[] = {{64, 6, 3, 2},    {64, 64, 3, 2},   {64, 128, 3, 2},
                                       {64, 32, 32, 32}, {64, 64, 32, 16}, {64, 128, 16, 16}};
 
-extern const harness::Step step = {"17_threads_per_column",
+extern const harness::Step step = {"17_conflict_free_rows",
                                    {max_n, max_k, alignment_bytes},
                                    specialized,
                                    static_cast<int>(std::size(specialized)),
