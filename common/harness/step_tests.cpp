@@ -305,7 +305,7 @@ TEST_SUITE("gpu") {
         Summary summary;
         int64_t zero_signs = 0;
         // The last three: 2,048 and 4,096 matrices with 64 and 128 columns,
-        // where a step may switch to a persistent grid (step 18 on an H200
+        // where a step may switch to a persistent grid (step 19 on an H200
         // does) while its predecessor keeps one block per matrix. Each shape
         // contiguous (every matrix on a 16-byte boundary when n * n and n * k
         // are multiples of 4) and with a gap of one element after each matrix

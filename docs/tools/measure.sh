@@ -46,7 +46,7 @@
 #                            variant (steps/NN_name/experiments/*.patch) checked and
 #                            timed against its step at every reference shape, after
 #                            the registers, local memory and blocks per SM of both
-#            experiments-switch.txt  step 18 against its never-persistent and its
+#            experiments-switch.txt  step 19 against its never-persistent and its
 #                            no-prefetch variants at 1,056, 1,536, 2,048 and 3,072
 #                            matrices (k = 64)
 #   test:    meson-test.txt  the whole test suite (all suites, sanitizers included)
@@ -156,15 +156,15 @@ fi
 
 if [ "$part" = all ] || [ "$part" = experiments ]; then
     # Every one-change experiment: its variant against its step, at every
-    # reference shape; and step 18's persistent switch, its kernel against
-    # step 17's and against itself without the prefetch, at batches about the
+    # reference shape; and step 19's persistent switch, its kernel against
+    # step 18's and against itself without the prefetch, at batches about the
     # switch (k = 64).
     meson test -C "$build" --suite experiments --verbose 2>&1 | sed "s|$PWD/||g" >"$out/experiments.txt"
     echo "experiments: exit $? ($(grep -E '^(Ok|Fail|Skipped):' "$out/experiments.txt" | tr -s ' ' | tr '\n' ' '))"
     for ne2 in 33 48 64 96; do
         for variant in never_persistent no_prefetch; do
-            echo "=== 18_persistent_prefetch+$variant, $((ne2 * 32)) matrices ==="
-            "$build/steps/18_$variant" --seed "$seed" --n 64 --k 64 --ne2 "$ne2" --ne3 32 --test-case='*timing*' 2>&1
+            echo "=== 19_persistent_prefetch+$variant, $((ne2 * 32)) matrices ==="
+            "$build/steps/19_$variant" --seed "$seed" --n 64 --k 64 --ne2 "$ne2" --ne3 32 --test-case='*timing*' 2>&1
         done
     done >"$out/experiments-switch.txt"
     echo "persistent switch: $(grep -c 'Status: SUCCESS' "$out/experiments-switch.txt") of 8 runs passed"

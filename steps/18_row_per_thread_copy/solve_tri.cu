@@ -1,30 +1,21 @@
-// Step 18: persistent blocks that copy the next matrix in while they solve this one.
+// Step 18: in blocks of 64 or more threads, thread r copies row r of A.
 //
-// In step 17 a block copies its matrix, waits for it, solves, stores and
-// ends; while it solves it has nothing in flight, and a new block starts its
-// copies only when an old one ends. Here, where step 17 runs one thread
-// per column (k > 32) and the batch is at least twice what the GPU holds at
-// once, the grid holds only as many blocks as fit on the GPU, and each block
-// walks the batch with a stride of the grid: matrix m, m + grid, m + 2 * grid,
-// ... Before it solves one matrix it starts the copies of the next, with
-// cp.async, so the solve runs while they are in flight. A is double-buffered
-// (the solve reads one buffer while the next matrix fills the other); B
-// passes through shared memory once per matrix, as a flat array of 16-byte
-// chunks, and each thread takes its column from there into registers before
-// the next B may overwrite it: registers cannot take a copy that nothing
-// waits for. A block then needs 2 x 17 KB for A and 8 KB of B per warp, more
-// than the 48 KB a static array may hold, so fewer blocks fit on an SM and the
-// buffers are dynamic shared memory. Which entries are copied and the
-// arithmetic are step 17's: the output is the same, bit for bit.
+// Since step 14 a block's threads take A's 16-byte chunks in turn: thread
+// tid takes chunks tid, tid + threads, ..., and for each one computes its row
+// and column from its place in the matrix, tests whether it lies wholly above
+// the diagonal, and computes where that row starts in sA. Every block of
+// step 17 at n = 64 has 64 threads or more, one per row of A. Here, where n is
+// a multiple of 4, thread r copies row r: its chunks 0, 4, 8, ... up to the
+// diagonal, each at a fixed offset from the row's start in A and in sA, so
+// that the unrolled loop needs no division, no remainder and no row lookup,
+// only a compare with r per chunk. The threads of a warp then copy 32
+// different rows at once. The same entries are copied, and the arithmetic is
+// step 17's: the output is the same, bit for bit.
 #include "step.cuh"
 
 #include <cuda_pipeline_primitives.h>
 
 #include <iterator>
-#include <map>
-#include <mutex>
-#include <type_traits>
-#include <utility>
 
 namespace step18 {
 
@@ -58,9 +49,22 @@ constexpr int chunk           = alignment_bytes / static_cast<int>(sizeof(float)
 
 // Starts the copy of A's lower triangle into shared memory, row r at
 // sA[r * a_stride], with cp.async: thread tid of the block takes every
-// threads-th 16-byte chunk. Nothing waits here.
-template <int threads>
+// threads-th 16-byte chunk. Nothing waits here. With by_rows (a block of 64
+// or more threads, n a multiple of 4), thread r copies row r instead, each
+// chunk at a fixed offset from the row's start.
+template <int threads, bool by_rows = threads >= max_n>
 __device__ __forceinline__ void copy_a(const float* const A_batch, float* const sA, const int n, const int tid) {
+    if (by_rows && n % chunk == 0) {
+        if (tid < n) {
+#pragma unroll
+            for (int c = 0; c < max_n; c += chunk) {
+                if (c <= tid) {
+                    __pipeline_memcpy_async(&sA[tid * a_stride + c], &A_batch[tid * n + c], alignment_bytes);
+                }
+            }
+        }
+        return;
+    }
     const int elements = n * n;
 #pragma unroll
     for (int i = 0; i < elements; i += chunk * threads) {
@@ -85,30 +89,6 @@ __device__ __forceinline__ void copy_a(const float* const A_batch, float* const 
                 if (++c == n) {
                     c = 0;
                     ++row;
-                }
-            }
-        }
-    }
-}
-
-// Starts the copy of one matrix's B, n x k floats with rows k floats apart,
-// into sB as the same flat array, with cp.async: thread tid takes every
-// threads-th 16-byte chunk (single floats at the end of an odd n * k).
-// Nothing waits here. The block's threads cover all k columns (T = 1).
-template <int threads>
-__device__ __forceinline__ void copy_b(const float* const B_batch, float* const sB, const int n, const int k,
-                                       const int tid) {
-    const int elements = n * k;
-#pragma unroll
-    for (int i = 0; i < max_n * threads; i += chunk * threads) {
-        const int e = i + chunk * tid;
-        if (e + chunk <= elements) {
-            __pipeline_memcpy_async(&sB[e], &B_batch[e], alignment_bytes);
-        } else {
-#pragma unroll
-            for (int q = 0; q < chunk; ++q) {
-                if (e + q < elements) {
-                    __pipeline_memcpy_async(&sB[e + q], &B_batch[e + q], sizeof(float));
                 }
             }
         }
@@ -214,8 +194,7 @@ template <int n_template, int T, int columns>
 __global__ void __launch_bounds__(T* columns, resident_warps* harness::warp_size / (T * columns))
     solve_tri_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ X,
                      const harness::FastDivisor ne02, const int64_t nb02, const int64_t nb03, const int64_t nb12,
-                     const int64_t nb13, const int64_t nb2, const int64_t nb3, const int n_arg, const int k,
-                     const int /* batches: the grid's x */) {
+                     const int64_t nb13, const int64_t nb2, const int64_t nb3, const int n_arg, const int k) {
     const int n = n_template == 0 ? n_arg : n_template;
 
     const int batch = blockIdx.x;
@@ -250,80 +229,7 @@ __global__ void __launch_bounds__(T* columns, resident_warps* harness::warp_size
     store_column<T>(X_batch, x, n, k, col, t);
 }
 
-// Persistent blocks per SM the launch bounds ask for: what an H200 SM's 228 KB
-// of shared memory holds (two buffers of A, one of B, and 1 KB the driver
-// reserves per block): four of 51 KB with 64 columns, three of 67 KB with 128.
-// With 64 columns, four lets the compiler give each thread up to 255 registers.
-constexpr int persistent_blocks_per_sm(const int columns) {
-    return columns == 64 ? 4 : 3;
-}
-
-// The same solve with T = 1, for large batches: each block walks the batch
-// with a stride of the grid and copies its next matrix in while it solves
-// this one.
-template <int n_template, int columns>
-__global__ void __launch_bounds__(columns, persistent_blocks_per_sm(columns))
-    solve_tri_persistent_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ X,
-                                const harness::FastDivisor ne02, const int64_t nb02, const int64_t nb03,
-                                const int64_t nb12, const int64_t nb13, const int64_t nb2, const int64_t nb3,
-                                const int n_arg, const int k, const int batches) {
-    const int n = n_template == 0 ? n_arg : n_template;
-
-    const int col = threadIdx.x;
-
-    extern __shared__ __align__(16) float shared[];
-    float* const                          sB = shared + 2 * max_n * a_stride;
-
-    // Matrix batch of the tensors: batch = i03 * ne02 + i02.
-    const auto matrix_offsets = [&](const uint32_t batch, int64_t& a, int64_t& b, int64_t& x) {
-        const uint32_t i03 = harness::fast_div(batch, ne02);
-        const uint32_t i02 = batch - i03 * ne02.divisor;
-        a                  = i02 * nb02 + i03 * nb03;
-        b                  = i02 * nb12 + i03 * nb13;
-        x                  = i02 * nb2 + i03 * nb3;
-    };
-
-    int64_t a_offset, b_offset, x_offset;
-    matrix_offsets(blockIdx.x, a_offset, b_offset, x_offset);
-    copy_a<columns>(A + a_offset, shared, n, col);
-    copy_b<columns>(B + b_offset, sB, n, k, col);
-    __pipeline_commit();
-
-    // 64-bit: batch + gridDim.x may pass 2^31 - 1 on the last round.
-    int buffer = 0;
-    for (int64_t batch = blockIdx.x; batch < batches; batch += gridDim.x, buffer ^= 1) {
-        float* const       X_batch = X + x_offset;
-        const float* const sA      = shared + buffer * max_n * a_stride;
-
-        // This matrix's copies are the only ones in flight: wait for this
-        // thread's, then the barrier waits for every thread's.
-        __pipeline_wait_prior(0);
-        __syncthreads();
-
-        // Thread col holds its column of B (0 past row n, and in the threads
-        // past column k), and each row becomes X's value when solve_column
-        // reaches it.
-        float x[max_n];
-        load_column<1>(sB, x, n, k, col, 0);
-        // Every thread has its column, and is done with the other buffer of A
-        // (the previous matrix's): both may be overwritten.
-        __syncthreads();
-
-        const int64_t next = batch + gridDim.x;
-        if (next < batches) {
-            matrix_offsets(next, a_offset, b_offset, x_offset);
-            copy_a<columns>(A + a_offset, shared + (buffer ^ 1) * max_n * a_stride, n, col);
-            copy_b<columns>(B + b_offset, sB, n, k, col);
-        }
-        __pipeline_commit();
-
-        solve_column<1>(sA, x, n, 0);
-        store_column<1>(X_batch, x, n, k, col, 0);
-    }
-}
-
 using Kernel = decltype(&solve_tri_kernel<0, 1, 64>);
-static_assert(std::is_same_v<Kernel, decltype(&solve_tri_persistent_kernel<0, 64>)>);
 
 // One thread per column (T = 1) needs a warp per 32 columns of every matrix;
 // from this many warps in all, the batch alone gives the GPU's schedulers
@@ -359,68 +265,10 @@ static Kernel kernel_for(const Split split) {
     return split.columns == 64 ? solve_tri_kernel<n_template, 1, 64> : solve_tri_kernel<n_template, 1, 128>;
 }
 
-template <int n_template>
-static Kernel persistent_kernel_for(const int columns) {
-    return columns == 64 ? solve_tri_persistent_kernel<n_template, 64> : solve_tri_persistent_kernel<n_template, 128>;
-}
-
-// Bytes of shared memory a persistent block of `columns` threads asks for:
-// two buffers of A and one of B.
-static size_t persistent_shared_bytes(const int columns) {
-    return sizeof(float) * (2 * max_n * a_stride + max_n * columns);
-}
-
-// Blocks of a persistent kernel that fit on `device` at once: the grid is no
-// larger (every block then stays until the batch is done). The kernel's limit
-// of dynamic shared memory is an attribute the runtime keeps per device, so it
-// is set here, on the device asked about, before that device's first launch.
-// 0 where the runtime cannot say (no GPU): then no launch is persistent.
-static int64_t resident_blocks(const Kernel kernel, const int columns, const int device) {
-    const size_t bytes = persistent_shared_bytes(columns);
-    int          sms = 0, per_sm = 0;
-    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)) !=
-            cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, columns, bytes) != cudaSuccess) {
-        cudaGetLastError();  // not sticky: clear it, so that no later check reports it
-        return 0;
-    }
-    return static_cast<int64_t>(sms) * per_sm;
-}
-
-// The same, asked once per device and kernel and then remembered: GPUs of one
-// machine may differ, and each needs the attribute set. Launchers on several
-// threads may ask at once.
-static int64_t resident_blocks_on_current_device(const Kernel kernel, const int columns) {
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess) {
-        cudaGetLastError();
-        return 0;
-    }
-    static std::mutex                                lock;
-    static std::map<std::pair<int, Kernel>, int64_t> known;
-    const std::lock_guard<std::mutex>                held(lock);
-    int64_t&                                         blocks = known[{device, kernel}];
-    if (blocks == 0) {
-        blocks = resident_blocks(kernel, columns, device);
-    }
-    return blocks;
-}
-
-// What solve_tri launches: one block per batch matrix and group of columns;
-// or, where the batch is at least twice what the GPU holds at once, that many
-// persistent blocks.
+// What solve_tri launches: one block per batch matrix and group of columns.
 static harness::Launch<Kernel> plan(const harness::Problem& p) {
     const Split split  = split_for(p);
     const int   groups = static_cast<int>((p.k + split.columns - 1) / split.columns);
-    if (split.T == 1) {
-        const Kernel persistent =
-            p.n == 64 ? persistent_kernel_for<64>(split.columns) : persistent_kernel_for<0>(split.columns);
-        const int64_t blocks = resident_blocks_on_current_device(persistent, split.columns);
-        if (blocks > 0 && p.batch() >= 2 * blocks) {
-            return {persistent, dim3(blocks), dim3(split.columns), persistent_shared_bytes(split.columns)};
-        }
-    }
     return {p.n == 64 ? kernel_for<64>(split) : kernel_for<0>(split), dim3(p.ne02 * p.ne03, groups),
             dim3(split.T * split.columns), 0};
 }
@@ -434,17 +282,16 @@ void solve_tri(const float* const A, const float* const B, float* const X, const
     const harness::Launch<Kernel> launch = plan(p);
     launch.kernel<<<launch.grid, launch.block, launch.shared_bytes, stream>>>(
         A, B, X, harness::make_fast_divisor(p.ne02), p.nb02, p.nb03, p.nb12, p.nb13, p.nb2, p.nb3,
-        static_cast<int>(p.n), static_cast<int>(p.k), static_cast<int>(p.batch()));
+        static_cast<int>(p.n), static_cast<int>(p.k));
     CUDA_CHECK(cudaGetLastError());
 }
 
 // Shapes that run the n = 64 instances: small batches (T = 8; T = 2, 64
-// columns), large ones (T = 2, 32 columns; T = 1, 64 and 128 columns) and, on
-// an H200, ones large enough for the persistent kernel (64 and 128 columns).
-const harness::Shape specialized[] = {{64, 6, 3, 2},    {64, 64, 3, 2},    {64, 128, 3, 2},  {64, 32, 32, 32},
-                                      {64, 64, 32, 16}, {64, 128, 16, 16}, {64, 64, 64, 64}, {64, 128, 64, 64}};
+// columns) and large ones (T = 2, 32 columns; T = 1, 64 and 128 columns).
+const harness::Shape specialized[] = {{64, 6, 3, 2},    {64, 64, 3, 2},   {64, 128, 3, 2},
+                                      {64, 32, 32, 32}, {64, 64, 32, 16}, {64, 128, 16, 16}};
 
-extern const harness::Step step = {"18_persistent_prefetch",
+extern const harness::Step step = {"18_row_per_thread_copy",
                                    {max_n, max_k, alignment_bytes},
                                    specialized,
                                    static_cast<int>(std::size(specialized)),
