@@ -8,14 +8,16 @@
 // walks the batch with a stride of the grid: matrix m, m + grid, m + 2 * grid,
 // ... Before it solves one matrix it starts the copies of the next, with
 // cp.async, so the solve runs while they are in flight. A is double-buffered
-// (the solve reads one buffer while the next matrix fills the other); B
-// passes through shared memory once per matrix, as a flat array of 16-byte
-// chunks, and each thread takes its column from there into registers before
-// the next B may overwrite it: registers cannot take a copy that nothing
-// waits for. A block then needs 2 x 17 KB for A and 8 KB of B per warp, more
-// than the 48 KB a static array may hold, so fewer blocks fit on an SM and the
-// buffers are dynamic shared memory. Which entries are copied and the
-// arithmetic are step 18's: the output is the same, bit for bit.
+// (the solve reads one buffer while the next matrix fills the other) and
+// copied in chunks taken in turn, step 17's copy rather than step 18's row per
+// thread, which loses here (docs/experiments.md). B passes through shared
+// memory once per matrix, as a flat array of 16-byte chunks, and each thread
+// takes its column from there into registers before the next B may overwrite
+// it: registers cannot take a copy that nothing waits for. A block then needs
+// 2 x 17 KB for A and 8 KB of B per warp, more than the 48 KB a static array
+// may hold, so fewer blocks fit on an SM and the buffers are dynamic shared
+// memory. Which entries are copied and the arithmetic are step 18's: the
+// output is the same, bit for bit.
 #include "step.cuh"
 
 #include <cuda_pipeline_primitives.h>
@@ -298,7 +300,7 @@ __global__ void __launch_bounds__(columns, persistent_blocks_per_sm(columns))
 
     int64_t a_offset, b_offset, x_offset;
     matrix_offsets(blockIdx.x, a_offset, b_offset, x_offset);
-    copy_a<columns>(A + a_offset, shared, n, col);
+    copy_a<columns, false>(A + a_offset, shared, n, col);
     copy_b<columns>(B + b_offset, sB, n, k, col);
     __pipeline_commit();
 
@@ -325,7 +327,7 @@ __global__ void __launch_bounds__(columns, persistent_blocks_per_sm(columns))
         const int64_t next = batch + gridDim.x;
         if (next < batches) {
             matrix_offsets(next, a_offset, b_offset, x_offset);
-            copy_a<columns>(A + a_offset, shared + (buffer ^ 1) * max_n * a_stride, n, col);
+            copy_a<columns, false>(A + a_offset, shared + (buffer ^ 1) * max_n * a_stride, n, col);
             copy_b<columns>(B + b_offset, sB, n, k, col);
         }
         __pipeline_commit();
