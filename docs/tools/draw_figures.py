@@ -13,7 +13,7 @@ The figures:
   left_right_looking_4x4.svg  a worked 4 x 4 solve, left-looking against right-looking
 
 Standard library only. Nothing here depends on the clock, the machine or a dict's order: the
-same script writes the same bytes. The maps are drawn at n = 64 and k = 8 (step 18: k = 64).
+same script writes the same bytes. The maps are drawn at n = 64 and k = 8 (step 19: k = 64).
 """
 import math
 import pathlib
@@ -47,7 +47,7 @@ TILE_LINE = "#cfcfcf"
 HILITE = "#ff7f00"       # what the warp or thread reads at the moment drawn
 GOOD = "#2e8b57"
 BAD = "#c0392b"
-BUF = ["#c9d9ec", "#ecd9c6"]   # step 18's two buffers of A
+BUF = ["#c9d9ec", "#ecd9c6"]   # step 19's two buffers of A
 
 # Owners (a warp, a thread, a block): Paul Tol's muted scheme, reordered so that neighbours differ.
 OWNERS = ["#332288", "#ddcc77", "#117733", "#cc6677", "#88ccee", "#882255", "#44aa99", "#999933"]
@@ -765,10 +765,10 @@ def draw_step13(s):
     svg.text(x0, y + 93, "each block copies its matrix's A itself", size=SMALL_SIZE, fill=MUTED)
 
     sx = P2[0] + 34
-    stride = 68
-    svg.text(sx, MAT_Y - 24, "sA  64 × 68 floats (T > 1)", weight="bold")
+    stride = s["stride"]
+    svg.text(sx, MAT_Y - 24, f"sA  64 × {stride} floats", weight="bold")
     ticks_left(svg, sx, MAT_Y, E)
-    ticks_top(svg, sx, MAT_Y, E, values=(0, 32, 64))
+    ticks_top(svg, sx, MAT_Y, E, values=(0, 32, 64) if stride > N else (0, 32, 63))
     draw_shared_a(svg, sx, MAT_Y, E, stride, "chunks")
     j0, s0 = 8, 16
     svg.rect(sx + j0 * E, MAT_Y + j0 * E, 4 * E, 4 * E, stroke=HILITE, sw=1.4)
@@ -776,20 +776,32 @@ def draw_step13(s):
         svg.rect(sx + j0 * E, MAT_Y + (s0 + t) * E + 0.3, 4 * E, E - 0.6, fill=OWNERS[t])
     svg.rect(sx + j0 * E - 1, MAT_Y + s0 * E - 1, 4 * E + 2, T13 * E + 2, stroke=HILITE, sw=1.4)
     callout(svg, sx, MAT_Y + (s0 + 4) * E, sx + (j0 + 4) * E + 2, ["rows 16-23: 8 threads,", "8 rows at once"])
-    y = sa_caption(svg, sx, ["row r at `sA[68·r]`: 17,408 B", "T = 1: step 16's packed triangle"])
-    # where the 8 threads' 16-byte reads of rows 16..23, columns 8..11 land: 8 four-bank groups
+    y = sa_caption(svg, sx, [f"row r at `sA[{stride}·r]`: {4 * N * stride:,} B", "T = 1: the same rows"])
+    # where the 8 threads' 16-byte reads of rows 16..23, columns 8..11 land: which four-bank groups
     y += 18
     svg.text(sx, y, "banks 0-31: a 16-byte read, 8 lanes", size=SMALL_SIZE, weight="bold")
     y += 8
-    group_of = {(17 * (s0 + t) + j0 // 4) % 8: t for t in range(T13)}
+    chunks_per_row = stride // 4
+    groups = [(chunks_per_row * (s0 + t) + j0 // 4) % 8 for t in range(T13)]
     for g in range(8):
-        t = group_of.get(g)
-        svg.rect(sx + g * 28, y, 28, 12, fill=OWNERS[t] if t is not None else "#ffffff", stroke="#ffffff", sw=1)
+        owners = [t for t in range(T13) if groups[t] == g]
+        fill = OWNERS[owners[0]] if owners else "#ffffff"
+        svg.rect(sx + g * 28, y, 28, 12, fill=fill, stroke="#ffffff", sw=1)
+        if len(owners) > 1:
+            svg.text(sx + g * 28 + 14, y + 10, f"×{len(owners)}", size=SMALL_SIZE - 1, anchor="middle",
+                     fill=OWNER_TEXT[owners[0]])
     svg.rect(sx, y, 8 * 28, 12, stroke=EDGE, sw=0.8)
-    # No conflict among these 8 lanes; the warp's 32 lanes take 4 wavefronts a load (Nsight).
-    svg.text(sx + 112, y + 24, "8 rows, 8 groups: no conflict", size=SMALL_SIZE, anchor="middle", fill=GOOD,
-             weight="bold")
-    svg.text(sx + 112, y + 38, "a warp's load: 4 passes", size=SMALL_SIZE, anchor="middle", fill=MUTED)
+    passes = max(groups.count(g) for g in set(groups))
+    if passes == 1:
+        # No conflict among these 8 lanes; the warp's 32 lanes take 4 wavefronts a load (Nsight).
+        svg.text(sx + 112, y + 24, "8 rows, 8 groups: no conflict", size=SMALL_SIZE, anchor="middle", fill=GOOD,
+                 weight="bold")
+        svg.text(sx + 112, y + 38, "a warp's load: 4 passes", size=SMALL_SIZE, anchor="middle", fill=MUTED)
+    else:
+        svg.text(sx + 112, y + 24, f"8 rows, 1 group: {passes} passes", size=SMALL_SIZE, anchor="middle",
+                 fill=BAD, weight="bold")
+        svg.text(sx + 112, y + 38, f"a warp's load: {4 * passes} passes", size=SMALL_SIZE, anchor="middle",
+                 fill=MUTED)
     shared_notes(svg, s["shared_notes"])
 
     # registers: the 8 threads of one column
@@ -833,7 +845,7 @@ def draw_step13(s):
     return svg
 
 
-# --- step 18: persistent blocks ------------------------------------------------------------------
+# --- step 19: persistent blocks ------------------------------------------------------------------
 
 G14 = 4   # resident blocks drawn
 
@@ -857,17 +869,18 @@ def draw_step14(s):
     svg.text(x0, y + 79, "block g solves g, g+4, g+8 (grid = G blocks,", size=SMALL_SIZE, fill=MUTED)
     svg.text(x0, y + 94, "as many as the GPU holds at once)", size=SMALL_SIZE, fill=MUTED)
 
-    # shared memory: two packed buffers of A and one of B
-    e2 = 1.85
+    # shared memory: two buffers of A, rows 68 floats apart, and one of B
+    e2 = 1.7
     sx = P2[0] + 16
-    svg.text(sx, MAT_Y - 24, "sA  2 packed buffers of 8,704 B", weight="bold")
+    svg.text(sx, MAT_Y - 24, "sA  2 buffers, 64 × 68 floats", weight="bold")
     for b in range(2):
-        bx = sx + b * (N * e2 + 10)
+        bx = sx + b * (68 * e2 + 6)
         svg.text(bx, MAT_Y - 6, f"buffer {b}", size=SMALL_SIZE, fill=MUTED)
-        draw_packed_a(svg, bx, MAT_Y, e2, fill_used=BUF[b])
+        draw_shared_a(svg, bx, MAT_Y, e2, 68, "chunks", used_mark=False)
+        svg.poly(staircase(bx, MAT_Y, e2, lower_edge), fill=BUF[b])
     yb = MAT_Y + N * e2 + 34
     svg.text(sx, yb - 8, "sB  64 × k floats, flat like B", weight="bold")
-    sbw = 2 * N * e2 + 10
+    sbw = 2 * 68 * e2 + 6
     cw = sbw / N
     for c in range(N):
         svg.rect(sx + c * cw, yb, cw, 64, fill=tint(OWNERS[c % 8], 0.3))
@@ -1333,47 +1346,62 @@ STEP_SPECS = [
         "caption": "Step 15: step 14 with launch bounds of 16 warps per SM.",
     },
     {
-        "name": "16_packed_triangle", "draw": draw_thread_step,
-        "title": "Step 16 · packed lower triangle: who holds what",
-        "launch": THREAD_LAUNCH, "copy": "chunks", "a_copy": "16-byte chunks, cp.async",
-        "stride": 64, "packed": True, "read": "panel",
-        "shared_notes": [],
-        "notes": [
-            "Map, copy and reads as in step 15, but sA keeps only the rows' lower parts: rows 4m..4m+3 take 4(m+1) floats.",
-            "Row r starts at `4(m+1)(2m + r mod 4)`, m = r div 4: a multiple of 4 floats, so 16-byte loads stay aligned.",
-            "2,176 floats (8.5 KB) instead of 4,096 (16 KB): 16 one-warp blocks fit on an H200 SM instead of 13.",
-        ],
-        "caption": "Step 16: step 15 with A's lower triangle packed in shared memory, 8.5 KB a block.",
-    },
-    {
-        "name": "17_threads_per_column", "draw": draw_step13,
-        "title": "Step 17 · T threads per column: who holds what",
+        "name": "16_threads_per_column", "draw": draw_step13,
+        "title": "Step 16 · T threads per column: who holds what",
         "launch": ("grid: (matrices, ⌈k/8⌉) · block: 8 columns × T = 8 threads · thread t of a column: rows t, t+8, … "
                    "· k = 8"),
-        "copy": "chunks", "a_copy": "row r by thread r, cp.async",
+        "copy": "chunks", "a_copy": "16-byte chunks, cp.async", "stride": 64,
         "shared_notes": ["a warp's 4 columns: same words, no saving"],
         "notes": [
             "Panel j0: a column's 8 threads fetch rows j0..j0+3 from their owners (`__shfl_sync`, width 8); each solves "
             "the 4×4.",
             "Then thread t updates its own rows below the panel, one 16-byte load of row i each: 8 threads, 8 rows.",
-            "Rows padded to 68 floats (17 chunks), so the 8 rows read at once start in 8 different 4-bank groups.",
+            "Rows stay 64 floats apart: the 8 rows read at once start in the same 4-bank group (step 17 moves them).",
             "T by shape: k ≤ 32 takes T = 8 (8 columns), wider k T = 2 (64); large batches T = 2 (32 columns) or T = 1.",
         ],
-        "caption": "Step 17: T threads share a column (T = 8 drawn); T = 2 or T = 1 for wider k or larger batches.",
+        "caption": "Step 16: T threads share a column (T = 8 drawn); T = 2 or T = 1 for wider k or larger batches.",
     },
     {
-        "name": "18_persistent_prefetch", "draw": draw_step14,
-        "title": "Step 18 · persistent blocks, prefetch: who holds what",
+        "name": "17_conflict_free_rows", "draw": draw_step13,
+        "title": "Step 17 · rows 68 floats apart: who holds what",
+        "launch": ("grid: (matrices, ⌈k/8⌉) · block: 8 columns × T = 8 threads · thread t of a column: rows t, t+8, … "
+                   "· k = 8"),
+        "copy": "chunks", "a_copy": "16-byte chunks, cp.async", "stride": 68,
+        "shared_notes": ["a warp's 4 columns: same words, no saving"],
+        "notes": [
+            "Map, threads and arithmetic as in step 16; only the row stride of sA changes, 64 → 68 floats (17 chunks).",
+            "Row r + 1 starts four banks after row r: the 8 rows a column's threads read at once fall in 8 groups.",
+            "T = 1 reads one row per warp (a broadcast), as before; a block holds 1 KB more.",
+        ],
+        "caption": "Step 17: step 16 with A's rows 68 floats apart (T = 8 drawn).",
+    },
+    {
+        "name": "18_row_per_thread_copy", "draw": draw_step13,
+        "title": "Step 18 · a row of A per thread: who holds what",
+        "launch": ("grid: (matrices, ⌈k/8⌉) · block: 8 columns × T = 8 threads · thread t of a column: rows t, t+8, … "
+                   "· k = 8"),
+        "copy": "chunks", "a_copy": "row r by thread r, cp.async", "stride": 68,
+        "shared_notes": ["a warp's 4 columns: same words, no saving"],
+        "notes": [
+            "Map, layout and arithmetic as in step 17; only the copy of A changes (blocks of 64 or more threads, 4 | n).",
+            "Thread r issues the cp.async of row r's 16-byte chunks up to the diagonal, each at a fixed offset:",
+            "no division, remainder or row lookup per chunk, one compare with r; a warp copies 32 rows at once.",
+        ],
+        "caption": "Step 18: step 17 with A copied a row per thread (T = 8 drawn).",
+    },
+    {
+        "name": "19_persistent_prefetch", "draw": draw_step14,
+        "title": "Step 19 · persistent blocks, prefetch: who holds what",
         "launch": ("persistent when T = 1 (k > 32, a large batch): grid = G resident blocks · thread c = column c · "
                    "k = 64"),
         "copy": "chunks", "a_copy": "cp.async chunks; B too",
         "shared_notes": ["2 buffers of A, 1 of B"],
         "notes": [
             "Each round: wait for this matrix's copies; each thread takes its column of B from sB; barrier; start the next",
-            "matrix's copies (A into the other buffer, B into sB); solve this one with step 17's T = 1 code; store X.",
-            "Persistent only when the batch is at least twice what the GPU holds at once; otherwise step 17's kernel runs.",
+            "matrix's copies (A into the other buffer, in chunks taken in turn; B into sB); solve this one with T = 1; store X.",
+            "Persistent only when the batch is at least twice what the GPU holds at once; otherwise step 18's kernel runs.",
         ],
-        "caption": "Step 18: persistent blocks walk matrices m, m+G, …, copying the next A and B while solving this one.",
+        "caption": "Step 19: persistent blocks walk matrices m, m+G, …, copying the next A and B while solving this one.",
     },
 ]
 
