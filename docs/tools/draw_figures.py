@@ -604,7 +604,7 @@ def draw_warp_step(s):
     return svg
 
 
-# --- steps 08-16: a thread per column ------------------------------------------------------------
+# --- steps 08-15: a thread per column ------------------------------------------------------------
 
 def thread_colour(r, c):
     return OWNERS[c % 8] if c < K else A_EMPTY
@@ -739,7 +739,7 @@ def draw_thread_step(s):
     return svg
 
 
-# --- step 17: T threads per column -----------------------------------------------------------------
+# --- steps 16-18: T threads per column -------------------------------------------------------------
 
 T13 = 8
 
@@ -775,8 +775,13 @@ def draw_step13(s):
     for t in range(T13):
         svg.rect(sx + j0 * E, MAT_Y + (s0 + t) * E + 0.3, 4 * E, E - 0.6, fill=OWNERS[t])
     svg.rect(sx + j0 * E - 1, MAT_Y + s0 * E - 1, 4 * E + 2, T13 * E + 2, stroke=HILITE, sw=1.4)
-    callout(svg, sx, MAT_Y + (s0 + 4) * E, sx + (j0 + 4) * E + 2, ["rows 16-23: 8 threads,", "8 rows at once"])
-    y = sa_caption(svg, sx, [f"row r at `sA[{stride}·r]`: {4 * N * stride:,} B", "T = 1: the same rows"])
+    # The callout's three short lines stay in the upper triangle, clear of the copied chunks, the
+    # matrix's right edge and the padding.
+    ly, lx = MAT_Y + (s0 + 4) * E, sx + 33 * E
+    svg.line(sx + (j0 + 4) * E + 2, ly, lx - 3, ly, stroke=HILITE, sw=1)
+    for i, line in enumerate(["rows 16-23:", "8 threads,", "a row each"]):
+        svg.label(lx, ly - 10 + i * 14, line)
+    y = sa_caption(svg, sx, [f"row r at `sA[{stride}·r]`: {4 * N * stride:,} B", "T = 1: a warp reads one row"])
     # where the 8 threads' 16-byte reads of rows 16..23, columns 8..11 land: which four-bank groups
     y += 18
     svg.text(sx, y, "banks 0-31: a 16-byte read, 8 lanes", size=SMALL_SIZE, weight="bold")
@@ -840,7 +845,9 @@ def draw_step13(s):
     notes(svg, s["notes"], P_TOP + P_H + 26)
     items = [("box", OWNERS[0], "t = 0"), ("box", OWNERS[1], "t = 1"), ("box", OWNERS[2], "… one per t"),
              ("box", A_USED, "A, read"), ("box", A_SPARE, "copied, unread"), ("dash", EDGE, "not copied"),
-             ("edge", HILITE, "read now"), ("hatch", None, "padding")]
+             ("edge", HILITE, "read now")]
+    if stride > N:
+        items.append(("hatch", None, "padding"))
     legend(svg, items, h - 62)
     return svg
 
@@ -886,7 +893,7 @@ def draw_step14(s):
         svg.rect(sx + c * cw, yb, cw, 64, fill=tint(OWNERS[c % 8], 0.3))
     svg.rect(sx, yb, sbw, 64, stroke=EDGE, sw=1)
     svg.text(sx, yb + 80, "next matrix's B; thread c takes column c", size=SMALL_SIZE, fill=MUTED)
-    svg.text(sx, yb + 95, "16 KB at k = 64, 32 KB at k = 128", size=SMALL_SIZE, fill=MUTED)
+    svg.text(sx, yb + 95, "room for 64 × columns floats: 16 KB or 32 KB", size=SMALL_SIZE, fill=MUTED)
     shared_notes(svg, s["shared_notes"])
 
     x0 = P3[0] + 14
@@ -928,7 +935,8 @@ def draw_step14(s):
     notes(svg, s["notes"], lane_y[1] + 70)
     items = [("box", OWNERS[0], "thread 0"), ("box", OWNERS[1], "thread 1"),
              ("box", OWNERS[2], "… one per thread (or block)"), ("box", BUF[0], "buffer 0"),
-             ("box", BUF[1], "buffer 1"), ("box", A_SPARE, "copied, unread"), ("box", HILITE, "read now")]
+             ("box", BUF[1], "buffer 1"), ("box", A_USED, "A, read"), ("box", A_SPARE, "copied, unread"),
+             ("hatch", None, "padding"), ("edge", HILITE, "read now")]
     legend(svg, items, h - 62)
     return svg
 
