@@ -319,19 +319,6 @@ def draw_shared_a(svg, x, y, e, stride, copy, used_mark=True):
         svg.rect(x, y, N * e + pad, N * e, stroke=EDGE, sw=1)
 
 
-def row_offset(r):
-    """Step 12's packed triangle: where row r starts in sA (rows 4m..4m+3 take 4(m + 1) floats)."""
-    return 4 * (r // 4 + 1) * (2 * (r // 4) + r % 4)
-
-
-def draw_packed_a(svg, x, y, e, fill_used=A_USED):
-    """Step 12's packed lower triangle, each row drawn left-aligned with its 4(m + 1) floats."""
-    svg.poly(staircase(x, y, e, chunk_edge), fill=A_SPARE)
-    svg.poly(staircase(x, y, e, lower_edge), fill=fill_used)
-    tile_lines(svg, x, y, e, N, edge_of=chunk_edge)
-    svg.poly(staircase(x, y, e, chunk_edge), fill="none", stroke=EDGE, sw=1)
-
-
 def draw_columns(svg, x, y, e, col_w, cols, colour_of):
     """B or X of one matrix, 64 rows at the row scale e: one strip per drawn column.
 
@@ -648,20 +635,6 @@ def thread_strips(svg, gx, y, cell, threads, colour_of, label_of):
     return y + len(threads) * 13
 
 
-def flat_bar(svg, x, y, width=224):
-    """Step 12's sA as stored: 2,176 floats, row group m taking 16(m + 1) of them."""
-    total = row_offset(N)
-    svg.text(x, y, "as stored: 2,176 floats = 8,704 B", size=SMALL_SIZE, weight="bold")
-    y += 8
-    for m in range(N // 4):
-        x0 = x + row_offset(4 * m) / total * width
-        x1 = x + row_offset(4 * m + 4) / total * width
-        svg.rect(x0, y, x1 - x0, 12, fill=A_USED if m % 2 == 0 else A_SPARE, stroke=EDGE, sw=0.4)
-    svg.rect(x, y, width, 12, stroke=EDGE, sw=0.8)
-    svg.text(x, y + 25, "group m (4 rows): 16(m+1) floats", size=SMALL_SIZE, fill=MUTED)
-    return y + 25
-
-
 def draw_thread_step(s):
     svg = Svg(WIDTH, STEP_H)
     step_frame(svg, s)
@@ -671,19 +644,12 @@ def draw_thread_step(s):
     sx = P2[0] + 34
     stride = s["stride"]
     ticks_left(svg, sx, MAT_Y, E)
-    if s["packed"]:
-        svg.text(sx, MAT_Y - 24, "sA  packed lower triangle", weight="bold")
-        ticks_top(svg, sx, MAT_Y, E, values=(0, 63))
-        draw_packed_a(svg, sx, MAT_Y, E)
-        y = sa_caption(svg, sx, ["rows 4m..4m+3: 4(m+1) floats each"])
-        y = flat_bar(svg, sx, y + 12) - 4
-    else:
-        svg.text(sx, MAT_Y - 24, f"sA  64 × {stride} floats", weight="bold")
-        ticks_top(svg, sx, MAT_Y, E, values=(0, 32, 63) if stride == N else (0, 32, 64))
-        draw_shared_a(svg, sx, MAT_Y, E, stride, s["copy"])
-        y = sa_caption(svg, sx, [f"row r at `sA[{stride}·r]`: {N * stride * 4:,} B"])
+    svg.text(sx, MAT_Y - 24, f"sA  64 × {stride} floats", weight="bold")
+    ticks_top(svg, sx, MAT_Y, E, values=(0, 32, 63) if stride == N else (0, 32, 64))
+    draw_shared_a(svg, sx, MAT_Y, E, stride, s["copy"])
+    y = sa_caption(svg, sx, [f"row r at `sA[{stride}·r]`: {N * stride * 4:,} B"])
     i = 40
-    start = row_offset(i) if s["packed"] else i * stride
+    start = i * stride
     if s["read"] == "broadcast":
         hits = [0] * 32
         hits[(start + 8) % 32] = 1
@@ -733,7 +699,7 @@ def draw_thread_step(s):
             items.append(("box", A_SPARE, "copied, unread"))
         items.append(("dash", EDGE, "not copied"))
     items.append(("box", HILITE, "read now"))
-    if stride > N and not s["packed"]:
+    if stride > N:
         items.append(("hatch", None, "padding"))
     legend(svg, items, STEP_H - 62)
     return svg
@@ -1253,7 +1219,7 @@ STEP_SPECS = [
         "title": "Step 08 · one thread per column: who holds what",
         "launch": THREAD_LAUNCH_ONE_WARP, "block": "block: one warp (k ≤ 32), thread c = column c",
         "copy": "all", "a_copy": "all, a float per thread",
-        "stride": 65, "packed": False, "read": "broadcast",
+        "stride": 65, "read": "broadcast",
         "shared_notes": ["stride 65 kept from step 07"],
         "notes": [
             "Thread c loads B[r][c] into `x[r]`, r = 0..63 (a warp reads a row of B at once), and stores X[r][c] at the end.",
@@ -1266,7 +1232,7 @@ STEP_SPECS = [
         "name": "09_warps_per_block", "draw": draw_thread_step,
         "title": "Step 09 · a warp per 32 columns: who holds what",
         "launch": THREAD_LAUNCH, "copy": "all", "a_copy": "all, a float per thread",
-        "stride": 65, "packed": False, "read": "broadcast",
+        "stride": 65, "read": "broadcast",
         "shared_notes": ["stride 65 kept from step 07"],
         "notes": [
             "Map and reads as in step 08; a block has 1, 2 or 4 warps (the template's warps), one per 32 columns.",
@@ -1279,7 +1245,7 @@ STEP_SPECS = [
         "name": "10_aligned_rows", "draw": draw_thread_step,
         "title": "Step 10 · rows of 64 floats: who holds what",
         "launch": THREAD_LAUNCH, "copy": "all", "a_copy": "all, a float per thread",
-        "stride": 64, "packed": False, "read": "broadcast",
+        "stride": 64, "read": "broadcast",
         "shared_notes": ["stride 64: rows 16-byte aligned"],
         "notes": [
             "Map and reads as in step 09; a row of sA takes 64 floats, so at n = 64 element idx lands at `sA[idx]`.",
@@ -1292,7 +1258,7 @@ STEP_SPECS = [
         "name": "11_panel_loads", "draw": draw_thread_step,
         "title": "Step 11 · panels read in PTX: who holds what",
         "launch": THREAD_LAUNCH, "copy": "all", "a_copy": "all, a float per thread",
-        "stride": 64, "packed": False, "read": "panel",
+        "stride": 64, "read": "panel",
         "shared_notes": ["stride 64: rows 16-byte aligned"],
         "notes": [
             "Map as in step 10. Rows are solved in panels of 4 columns: the 4×4 block on the diagonal, then every row below.",
@@ -1305,7 +1271,7 @@ STEP_SPECS = [
         "name": "12_lower_triangle", "draw": draw_thread_step,
         "title": "Step 12 · only the lower triangle: who holds what",
         "launch": THREAD_LAUNCH, "copy": "lower", "a_copy": "lower triangle, per float",
-        "stride": 64, "packed": False, "read": "panel",
+        "stride": 64, "read": "panel",
         "shared_notes": ["upper triangle never written"],
         "notes": [
             "Map and reads as in step 11. The copy skips every element above the diagonal: 2,080 of 4,096 floats.",
@@ -1318,7 +1284,7 @@ STEP_SPECS = [
         "name": "13_cp_async", "draw": draw_thread_step,
         "title": "Step 13 · cp.async, a float at a time: who holds what",
         "launch": THREAD_LAUNCH, "copy": "lower", "a_copy": "lower triangle, cp.async per float",
-        "stride": 64, "packed": False, "read": "panel",
+        "stride": 64, "read": "panel",
         "shared_notes": ["filled by cp.async, 4 bytes each"],
         "notes": [
             "Map and reads as in step 12. Each float of the lower triangle goes with a 4-byte cp.async: no register.",
@@ -1331,7 +1297,7 @@ STEP_SPECS = [
         "name": "14_chunk_copies", "draw": draw_thread_step,
         "title": "Step 14 · cp.async in 16-byte chunks: who holds what",
         "launch": THREAD_LAUNCH, "copy": "chunks", "a_copy": "16-byte chunks, cp.async",
-        "stride": 64, "packed": False, "read": "panel",
+        "stride": 64, "read": "panel",
         "shared_notes": ["filled in 16-byte chunks"],
         "notes": [
             "Map and reads as in step 13. A is copied in 16-byte chunks with cp.async, four floats each.",
@@ -1344,7 +1310,7 @@ STEP_SPECS = [
         "name": "15_launch_bounds", "draw": draw_thread_step,
         "title": "Step 15 · launch bounds: who holds what",
         "launch": THREAD_LAUNCH, "copy": "chunks", "a_copy": "16-byte chunks, cp.async",
-        "stride": 64, "packed": False, "read": "panel",
+        "stride": 64, "read": "panel",
         "shared_notes": ["filled in 16-byte chunks"],
         "notes": [
             "Map, copy and reads as in step 14: the data layout does not change.",
