@@ -38,11 +38,16 @@ private:
 
 }  // namespace
 
-DeviceProblem::DeviceProblem(const Problem& problem, const Inputs& inputs)
-    : A_(inputs.A.size()), B_(inputs.B.size()), X_storage_(static_cast<size_t>(problem.x_elements() + 2 * guard)) {
+DeviceProblem::DeviceProblem(const Problem& problem, const Inputs& inputs, const int64_t offset)
+    : offset_(offset),
+      A_(inputs.A.size() + static_cast<size_t>(offset)),
+      B_(inputs.B.size() + static_cast<size_t>(offset)),
+      X_storage_(static_cast<size_t>(offset + problem.x_elements() + 2 * guard)) {
     const CopyNote note((inputs.A.size() + inputs.B.size()) * sizeof(float), "copying A and B to the GPU");
-    upload(A_, inputs.A, stream());
-    upload(B_, inputs.B, stream());
+    CUDA_CHECK(cudaMemcpyAsync(A_.data() + offset_, inputs.A.data(), inputs.A.size() * sizeof(float),
+                               cudaMemcpyHostToDevice, stream()));
+    CUDA_CHECK(cudaMemcpyAsync(B_.data() + offset_, inputs.B.data(), inputs.B.size() * sizeof(float),
+                               cudaMemcpyHostToDevice, stream()));
     CUDA_CHECK(cudaStreamSynchronize(stream()));
 }
 
@@ -53,14 +58,13 @@ void DeviceProblem::poison_output() const {
 
 HostFloats DeviceProblem::fetch_output() const {
     // Poisoned on all cores: the pages are touched before the copy needs them.
-    HostFloats     X = filled_floats(static_cast<int64_t>(X_storage_.size()) - 2 * guard, poison_value());
+    HostFloats     X = filled_floats(static_cast<int64_t>(X_storage_.size()) - offset_ - 2 * guard, poison_value());
     const CopyNote note(X.size() * sizeof(float), "copying X back from the GPU");
     float          before[guard], after[guard];
-    CUDA_CHECK(cudaMemcpyAsync(before, X_storage_.data(), sizeof(before), cudaMemcpyDeviceToHost, stream()));
-    CUDA_CHECK(cudaMemcpyAsync(X.data(), X_storage_.data() + guard, X.size() * sizeof(float), cudaMemcpyDeviceToHost,
-                               stream()));
-    CUDA_CHECK(
-        cudaMemcpyAsync(after, X_storage_.data() + guard + X.size(), sizeof(after), cudaMemcpyDeviceToHost, stream()));
+    float* const   start = X_storage_.data() + offset_;
+    CUDA_CHECK(cudaMemcpyAsync(before, start, sizeof(before), cudaMemcpyDeviceToHost, stream()));
+    CUDA_CHECK(cudaMemcpyAsync(X.data(), start + guard, X.size() * sizeof(float), cudaMemcpyDeviceToHost, stream()));
+    CUDA_CHECK(cudaMemcpyAsync(after, start + guard + X.size(), sizeof(after), cudaMemcpyDeviceToHost, stream()));
     CUDA_CHECK(cudaStreamSynchronize(stream()));
     for (int64_t i = 0; i < guard; ++i) {
         for (const float* const side : {before, after}) {

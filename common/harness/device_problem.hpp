@@ -11,12 +11,14 @@ namespace harness {
 
 // A problem's inputs on the device, and an output buffer with a guard of
 // poison on either side of X, so that a write before or after X is caught.
+// With an offset, A, B and X each start that many floats past a 256-byte
+// boundary (cudaMalloc's), as a view into a larger tensor may.
 class DeviceProblem {
 public:
-    DeviceProblem(const Problem& problem, const Inputs& inputs);
-    const float* A() const { return A_.data(); }
-    const float* B() const { return B_.data(); }
-    float*       X() const { return X_storage_.data() + guard; }
+    DeviceProblem(const Problem& problem, const Inputs& inputs, int64_t offset = 0);
+    const float* A() const { return A_.data() + offset_; }
+    const float* B() const { return B_.data() + offset_; }
+    float*       X() const { return X_storage_.data() + offset_ + guard; }
     // Fills X and its guards with poison (NaN), on the measurement stream.
     void poison_output() const;
     // X as the step left it; throws if a guard was overwritten.
@@ -25,6 +27,7 @@ public:
     static constexpr int64_t guard = 1024;  // elements of poison before and after X
 
 private:
+    int64_t             offset_;
     DeviceBuffer<float> A_, B_, X_storage_;
 };
 

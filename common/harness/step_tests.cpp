@@ -55,6 +55,17 @@ bool fits(const Step& step, const int64_t n, const int64_t k) {
     return n >= 1 && k >= 1 && n <= step.limits.max_n && k <= step.limits.max_k;
 }
 
+// Whether the step's alignment admits the problem's batch strides.
+bool strides_fit(const Step& step, const Problem& p) {
+    const int64_t unit = step.limits.alignment_bytes / static_cast<int64_t>(sizeof(float));
+    for (const int64_t stride : {p.nb02, p.nb03, p.nb12, p.nb13, p.nb2, p.nb3}) {
+        if (stride % unit != 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
 // The PR's shape and an odd one, clipped to what the step can do.
 std::array<Shape, 2> pr_and_odd_shapes(const Step& step) {
     return {Shape{std::min(step.limits.max_n, 64), std::min(step.limits.max_k, 6)},
@@ -85,9 +96,10 @@ struct Check {
 
 // One check: draws the family's inputs from the seed, solves on the GPU and
 // judges the output against the double-precision reference.
-Check check_step(const Step& step, const Problem& problem, const Family family, const uint64_t seed) {
+Check check_step(const Step& step, const Problem& problem, const Family family, const uint64_t seed,
+                 const int64_t offset = 0) {
     const Inputs        inputs = make_inputs(family, problem, seed);
-    const DeviceProblem device(problem, inputs);
+    const DeviceProblem device(problem, inputs, offset);
     Check               check;
     check.X       = run_step(step, problem, device);
     check.verdict = judge(problem, family, inputs, check.X);
@@ -96,11 +108,13 @@ Check check_step(const Step& step, const Problem& problem, const Family family, 
 
 // Checks one step on one problem and family; the failure message carries
 // everything needed to reproduce it.
-void check(const Step& step, const Problem& problem, const Family family, const uint64_t seed, Summary& summary) {
-    const Check result = check_step(step, problem, family, seed);
+void check(const Step& step, const Problem& problem, const Family family, const uint64_t seed, Summary& summary,
+           const int64_t offset = 0) {
+    const Check result = check_step(step, problem, family, seed, offset);
     INFO(step.name << " on " << problem.describe() << " (strides A " << problem.nb02 << "," << problem.nb03 << " B "
-                   << problem.nb12 << "," << problem.nb13 << " X " << problem.nb2 << "," << problem.nb3 << "), family "
-                   << family_name(family) << ", run seed " << test_seed());
+                   << problem.nb12 << "," << problem.nb13 << " X " << problem.nb2 << "," << problem.nb3 << "; pointers "
+                   << offset << " floats past 256 bytes), family " << family_name(family) << ", run seed "
+                   << test_seed());
     CHECK_MESSAGE(result.verdict.passed, result.verdict.failure);
     if (result.verdict.passed) {
         summary.add(result.verdict);
@@ -296,6 +310,47 @@ TEST_SUITE("gpu") {
         summary.print("batch layouts");
     }
 
+    TEST_CASE("test-backend-ops' correctness shapes, contiguous, where the step accepts them") {
+        const Step& s = tested();
+        Summary     summary;
+        // llama.cpp's correctness tests of SOLVE_TRI with n <= 64 (its fast
+        // kernel takes the six with k <= 32; k = 64 goes to cuBLAS there), as
+        // ggml lays them out: every matrix right after the one before.
+        for (const Shape shape : {Shape{10, 3, 4, 3}, Shape{11, 5, 1, 1}, Shape{17, 9, 2, 4}, Shape{30, 8, 7, 1},
+                                  Shape{42, 10, 5, 2}, Shape{64, 10, 2, 2}, Shape{64, 64, 2, 2}}) {
+            const Problem p = Problem::contiguous(shape.n, shape.k, shape.ne02, shape.ne03);
+            if (!fits(s, p.n, p.k) || !strides_fit(s, p)) {
+                MESSAGE(s.name << " refuses " << p.describe() << " contiguous (its limits; checked in the cpu suite)");
+                continue;
+            }
+            check(s, p, Family::backend_ops, derive_seed(test_seed(), 14, shape.n, shape.k), summary);
+        }
+        summary.print("test-backend-ops' correctness shapes, contiguous");
+    }
+
+    TEST_CASE("pointers one float past a 16-byte boundary, where the step accepts them") {
+        const Step& s = tested();
+        if (s.limits.alignment_bytes > static_cast<int>(sizeof(float))) {
+            MESSAGE(s.name << " refuses such pointers (checked in the cpu suite)");
+            return;
+        }
+        Summary summary;
+        // The PR's shape, and 2,048 matrices of n = 64 and of a contiguous
+        // odd n, where step 20 with aligned pointers runs its persistent kernel
+        // and its one-block-per-matrix single-float path.
+        for (const Shape shape : {Shape{64, 6}, Shape{64, 64, 32, 64}, Shape{63, 64, 32, 64}}) {
+            if (!fits(s, shape.n, shape.k)) {
+                continue;
+            }
+            const Problem p = layout(s, shape.n, shape.k, shape.ne02, shape.ne03, 0);
+            for (const Family family : all_families) {
+                check(s, p, family, derive_seed(test_seed(), 13, shape.n, shape.k, static_cast<uint64_t>(family)),
+                      summary, 1);
+            }
+        }
+        summary.print("pointers one float past a 16-byte boundary");
+    }
+
     TEST_CASE("against the previous step: same output where it must be, both correct") {
         const StepUnderTest& t = step_under_test();
         if (t.previous == nullptr) {
@@ -481,11 +536,13 @@ TEST_SUITE("gpu") {
     }
 
     TEST_CASE("timing against the previous step (printed, never asserted)") {
-        const StepUnderTest& t = step_under_test();
-        const Options&       o = test_options();
-        std::vector<Problem> shapes;
+        const StepUnderTest&     t = step_under_test();
+        const Options&           o = test_options();
+        std::vector<Problem>     shapes;
+        std::vector<std::string> labels;  // after the shape, where it is not the only layout timed
         for (int i = 0; i < t.timed_shapes; ++i) {
             shapes.push_back(reference_shapes()[i].problem);
+            labels.emplace_back();
         }
         if (o.has_shape()) {
             // Batch strides both steps accept: aligned for the stricter of the two.
@@ -495,6 +552,18 @@ TEST_SUITE("gpu") {
                     : *t.step;
             const Problem own = shape_of_your_own(o);
             shapes.push_back(layout(stricter, own.n, own.k, own.ne02, own.ne03, 0));
+            labels.emplace_back();
+            // Where the step accepts strides its predecessor refuses, the step
+            // alone on them too: its contiguous layout where that differs
+            // (n * n or n * k not a multiple of the predecessor's unit), else
+            // a gap of one float after each matrix.
+            if (&stricter != t.step) {
+                const Problem contiguous = layout(*t.step, own.n, own.k, own.ne02, own.ne03, 0);
+                const bool    differs = contiguous.nb02 != shapes.back().nb02 || contiguous.nb12 != shapes.back().nb12;
+                shapes.push_back(differs ? contiguous : layout(*t.step, own.n, own.k, own.ne02, own.ne03, 1));
+                labels.emplace_back(differs ? " contiguous" : " one-float gaps");
+                labels[labels.size() - 2] = " 16-byte strides";
+            }
         }
         std::vector<const Step*> steps;
         if (t.previous != nullptr) {
@@ -503,13 +572,14 @@ TEST_SUITE("gpu") {
         steps.push_back(t.step);
 
         std::vector<TimingRow> rows;
-        for (const Problem& p : shapes) {
+        for (size_t shape = 0; shape < shapes.size(); ++shape) {
+            const Problem&                     p = shapes[shape];
             std::vector<const Step*>           timed;
             std::vector<DeviceProblem>         devices;
             std::vector<std::function<void()>> launches;
             const Inputs inputs = make_inputs(Family::backend_ops, p, derive_seed(test_seed(), 7, p.n, p.k));
             for (const Step* step : steps) {
-                if (!fits(*step, p.n, p.k)) {
+                if (!fits(*step, p.n, p.k) || !strides_fit(*step, p)) {
                     continue;
                 }
                 // Every configuration is checked before it is timed.
@@ -529,7 +599,7 @@ TEST_SUITE("gpu") {
             }
             const std::vector<Timing> timings = time_back_to_back(launches);
             for (size_t i = 0; i < timed.size(); ++i) {
-                TimingRow row{i == 0 ? p.describe() : "", timed[i]->name, timings[i],
+                TimingRow row{i == 0 ? p.describe() + labels[shape] : "", timed[i]->name, timings[i],
                               gib_per_second(p, timings[i].median_us), std::nullopt};
                 if (i > 0) {
                     row.change_percent = change_percent(timings[i - 1].median_us, timings[i].median_us);

@@ -7,7 +7,9 @@
 # "report" (the report alone), "large" (the large check alone), "ncu" (Nsight
 # Compute), "test" (meson test), "build" (the README's build, timed), "sass"
 # (the sm_90 machine code of every step), "ncu-warm" (Nsight Compute on warm
-# launches, and where the stalls sit), or "all" (every part but "build",
+# launches, and where the stalls sit), "ncu-source-k64" (where they sit at
+# k = 64, steps 13-15), "alignment" (the last step's single-float path,
+# timed), or "all" (every part but "build",
 # "sass" and "ncu-warm"), or "experiments" (the one-change experiments). The
 # parts build in build-measure (with -Dexperiments=true), or in the folder
 # SOLVE_TRI_BUILD names; SOLVE_TRI_STEPS="16 17" limits the step tests of part
@@ -39,6 +41,13 @@
 #                            instruction (SourceCounters) of steps 01-03, warm, at the PR's
 #                            shape and at n = 63 (the run-time instances)
 #            ncu-warm-raw.tar.gz  every metric ncu collected
+#   alignment: alignment.txt  the last step on 16-byte strides and on strides only it
+#                            takes (n = 63 contiguous, n = 64 with one-float gaps), timed
+#   ncu-source-k64: ncu-source-k64-NN.csv  stall samples per SASS instruction
+#                            (SourceCounters) of steps 13, 14 and 15's <64, 2>, warm, at
+#                            16,384 matrices with k = 64; ncu-source-k64.txt, what
+#                            docs/tools/stalls_by_instruction.py reads in them;
+#                            ncu-source-k64-raw.tar.gz
 #   ncu:     ncu-SHAPE.txt for pr, large_batch, qwen3_next, qwen3_next_32k
 #                            (docs/tools/ncu_table.sh)
 #            ncu-raw.tar.gz  every metric ncu collected
@@ -84,8 +93,11 @@ if [ "$part" = build ]; then
     exit 0
 fi
 
+# SOLVE_TRI_TARGETS="steps/14_chunk_copies/14_chunk_copies ..." builds only
+# those targets (for a part that needs no more).
+# shellcheck disable=SC2086
 { [ -d "$build" ] || meson setup "$build" -Dgpu_arch="$arch" -Dexperiments=true; } >>"$out/setup.txt" 2>&1 &&
-    ninja -C "$build" >>"$out/setup.txt" 2>&1 || { tail -30 "$out/setup.txt"; exit 1; }
+    ninja -C "$build" ${SOLVE_TRI_TARGETS:-} >>"$out/setup.txt" 2>&1 || { tail -30 "$out/setup.txt"; exit 1; }
 
 if [ "$part" = all ] || [ "$part" = run ]; then
     { [ -d "$build-ieee" ] || meson setup "$build-ieee" -Dgpu_arch="$arch" -Dfast_math=false; } >>"$out/setup.txt" 2>&1 &&
@@ -232,6 +244,43 @@ if [ "$part" = ncu-warm ]; then
         done
     done
     tar -czf "$out/ncu-warm-raw.tar.gz" -C "$out/raw" . && rm -rf "$out/raw"
+fi
+
+if [ "$part" = alignment ]; then
+    # The last step on strides its predecessor takes (16-byte aligned) and on
+    # strides only it takes, timed in one binary: n = 63 contiguous (A's
+    # matrices 63 * 63 floats apart) and n = 64 with a gap of one float after
+    # each matrix, at the PR's batch (8 matrices, k = 6) and at 16,384 matrices
+    # with k = 64; n = 64 also at 16,384 matrices with k = 32 and at 1,024
+    # with k = 64.
+    for shape in "--n 63 --k 6 --ne2 4 --ne3 2" "--n 64 --k 6 --ne2 4 --ne3 2" "--n 64 --k 32 --ne2 128 --ne3 128" \
+        "--n 64 --k 64 --ne2 32 --ne3 32" "--n 63 --k 64 --ne2 512 --ne3 32" "--n 64 --k 64 --ne2 512 --ne3 32"; do
+        echo "=== $last_step $shape ==="
+        # shellcheck disable=SC2086
+        "$build/steps/$last_step/$last_step" --seed "$seed" $shape --test-case='*timing*' 2>&1
+    done >"$out/alignment.txt"
+    echo "alignment: $(grep -c 'Status: SUCCESS' "$out/alignment.txt") of 6 runs passed"
+fi
+
+if [ "$part" = ncu-source-k64 ]; then
+    # Where the stalls sit at k = 64, instruction by instruction: steps 13, 14
+    # and 15's <64, 2> at 16,384 matrices, the 11th launch of each (warm), from
+    # the step binaries' timing case (step 14's times step 13 too).
+    mkdir -p "$out/raw"
+    for pair in 14:13 14:14 15:15; do
+        binary=${pair%%:*} step=${pair##*:}
+        dir=$(ls -d "$build"/steps/"$binary"_*/)
+        ncu --clock-control none --cache-control none --launch-skip 10 --launch-count 1 \
+            --kernel-name-base demangled -k "regex:step$step::solve_tri_kernel<(\\(int\\))?64, (\\(int\\))?2>" --section SourceCounters \
+            --section WarpStateStats --export "$out/raw/source-k64-$step" --force-overwrite \
+            "$dir/$(basename "$dir")" --seed "$seed" --n 64 --k 64 --ne2 512 --ne3 32 --test-case='*timing*' \
+            >"$out/raw/source-k64-$step.log" 2>&1 &&
+            ncu --import "$out/raw/source-k64-$step.ncu-rep" --page source --print-source sass --csv \
+                >"$out/ncu-source-k64-$step.csv" 2>&1
+        echo "ncu SourceCounters k = 64, step $step: exit $? ($(wc -l <"$out/ncu-source-k64-$step.csv") lines)"
+    done
+    (cd "$out" && python3 "$OLDPWD/docs/tools/stalls_by_instruction.py" ncu-source-k64-1[345].csv >ncu-source-k64.txt)
+    tar -czf "$out/ncu-source-k64-raw.tar.gz" -C "$out/raw" . && rm -rf "$out/raw"
 fi
 
 if [ "$part" = all ] || [ "$part" = ncu ]; then
