@@ -111,10 +111,10 @@ Check check_step(const Step& step, const Problem& problem, const Family family, 
 void check(const Step& step, const Problem& problem, const Family family, const uint64_t seed, Summary& summary,
            const int64_t offset = 0) {
     const Check result = check_step(step, problem, family, seed, offset);
-    INFO(step.name << " on " << problem.describe() << " (strides A " << problem.nb02 << "," << problem.nb03 << " B "
-                   << problem.nb12 << "," << problem.nb13 << " X " << problem.nb2 << "," << problem.nb3 << "; pointers "
-                   << offset << " floats past 256 bytes), family " << family_name(family) << ", run seed "
-                   << test_seed());
+    INFO(std::string(step.name) << " on " << problem.describe() << " (strides A " << problem.nb02 << "," << problem.nb03
+                                << " B " << problem.nb12 << "," << problem.nb13 << " X " << problem.nb2 << ","
+                                << problem.nb3 << "; pointers " << offset << " floats past 256 bytes), family "
+                                << std::string(family_name(family)) << ", run seed " << test_seed());
     CHECK_MESSAGE(result.verdict.passed, result.verdict.failure);
     if (result.verdict.passed) {
         summary.add(result.verdict);
@@ -320,7 +320,8 @@ TEST_SUITE("gpu") {
                                   Shape{42, 10, 5, 2}, Shape{64, 10, 2, 2}, Shape{64, 64, 2, 2}}) {
             const Problem p = Problem::contiguous(shape.n, shape.k, shape.ne02, shape.ne03);
             if (!fits(s, p.n, p.k) || !strides_fit(s, p)) {
-                MESSAGE(s.name << " refuses " << p.describe() << " contiguous (its limits; checked in the cpu suite)");
+                MESSAGE(std::string(s.name)
+                        << " refuses " << p.describe() << " contiguous (its limits; checked in the cpu suite)");
                 continue;
             }
             check(s, p, Family::backend_ops, derive_seed(test_seed(), 14, shape.n, shape.k), summary);
@@ -331,7 +332,7 @@ TEST_SUITE("gpu") {
     TEST_CASE("pointers one float past a 16-byte boundary, where the step accepts them") {
         const Step& s = tested();
         if (s.limits.alignment_bytes > static_cast<int>(sizeof(float))) {
-            MESSAGE(s.name << " refuses such pointers (checked in the cpu suite)");
+            MESSAGE(std::string(s.name) << " refuses such pointers (checked in the cpu suite)");
             return;
         }
         Summary summary;
@@ -380,14 +381,17 @@ TEST_SUITE("gpu") {
                     const uint64_t seed = derive_seed(test_seed(), 4, shape.n, shape.k, static_cast<uint64_t>(family));
                     const Check    current  = check_step(*t.step, p, family, seed);
                     const Check    previous = check_step(*t.previous, p, family, seed);
-                    INFO(p.describe() << ", family " << family_name(family) << ", run seed " << test_seed());
-                    CHECK_MESSAGE(current.verdict.passed, t.step->name << ": " << current.verdict.failure);
-                    CHECK_MESSAGE(previous.verdict.passed, t.previous->name << ": " << previous.verdict.failure);
+                    INFO(p.describe() << ", family " << std::string(family_name(family)) << ", run seed "
+                                      << test_seed());
+                    CHECK_MESSAGE(current.verdict.passed, std::string(t.step->name) << ": " << current.verdict.failure);
+                    CHECK_MESSAGE(previous.verdict.passed, std::string(t.previous->name)
+                                                               << ": " << previous.verdict.failure);
                     if (t.output != Output::may_differ) {
                         const Comparison c = compare(current.X, previous.X, t.output);
-                        CHECK_MESSAGE(c.first_difference < 0, t.step->name << " must compute exactly what "
-                                                                           << t.previous->name << " computes; element "
-                                                                           << c.first_difference << " of X differs");
+                        CHECK_MESSAGE(c.first_difference < 0,
+                                      std::string(t.step->name)
+                                          << " must compute exactly what " << std::string(t.previous->name)
+                                          << " computes; element " << c.first_difference << " of X differs");
                         zero_signs += c.zero_signs;
                     }
                     summary.add(current.verdict);
@@ -437,7 +441,7 @@ TEST_SUITE("gpu") {
             const DeviceProblem device(p, in);
             const HostFloats    X       = run_step(s, p, device);
             const Verdict       verdict = judge(p, Family::well_conditioned, in, X, Bound::check, &expect_non_finite);
-            INFO(s.name << " on " << p.describe() << ", run seed " << test_seed());
+            INFO(std::string(s.name) << " on " << p.describe() << ", run seed " << test_seed());
             CHECK_MESSAGE(verdict.passed, verdict.failure);
             if (verdict.passed) {
                 summary.add(verdict);
@@ -586,7 +590,7 @@ TEST_SUITE("gpu") {
                 devices.emplace_back(p, inputs);
                 const HostFloats X       = run_step(*step, p, devices.back());
                 const Verdict    verdict = judge(p, Family::backend_ops, inputs, X, Bound::skip);
-                INFO(step->name << " on " << p.describe());
+                INFO(std::string(step->name) << " on " << p.describe());
                 REQUIRE_MESSAGE(verdict.passed, verdict.failure);
                 timed.push_back(step);
             }
