@@ -4,6 +4,8 @@
 #include "cuda_check.hpp"
 
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace harness {
@@ -49,12 +51,18 @@ private:
     size_t count_ = 0;
 };
 
-// Copies a host vector to the start of a device buffer on harness::stream(),
-// which does not synchronize with the legacy default stream: the caller
-// synchronizes the stream before the data is used.
+// Copies a host vector into a device buffer, `offset` elements past its start,
+// on the given stream, which does not synchronize with the legacy default
+// stream: the caller synchronizes the stream before the data is used.
 template <typename T, typename Allocator>
-void upload(const DeviceBuffer<T>& device, const std::vector<T, Allocator>& host, cudaStream_t stream) {
-    CUDA_CHECK(cudaMemcpyAsync(device.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
+void upload(const DeviceBuffer<T>& device, const std::vector<T, Allocator>& host, cudaStream_t stream,
+            const size_t offset = 0) {
+    if (offset + host.size() > device.size()) {
+        throw std::logic_error("upload: " + std::to_string(host.size()) + " elements at offset " +
+                               std::to_string(offset) + " do not fit a buffer of " + std::to_string(device.size()));
+    }
+    CUDA_CHECK(
+        cudaMemcpyAsync(device.data() + offset, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
 }
 
 }  // namespace harness

@@ -44,10 +44,8 @@ DeviceProblem::DeviceProblem(const Problem& problem, const Inputs& inputs, const
       B_(inputs.B.size() + static_cast<size_t>(offset)),
       X_storage_(static_cast<size_t>(offset + problem.x_elements() + 2 * guard)) {
     const CopyNote note((inputs.A.size() + inputs.B.size()) * sizeof(float), "copying A and B to the GPU");
-    CUDA_CHECK(cudaMemcpyAsync(A_.data() + offset_, inputs.A.data(), inputs.A.size() * sizeof(float),
-                               cudaMemcpyHostToDevice, stream()));
-    CUDA_CHECK(cudaMemcpyAsync(B_.data() + offset_, inputs.B.data(), inputs.B.size() * sizeof(float),
-                               cudaMemcpyHostToDevice, stream()));
+    upload(A_, inputs.A, stream(), static_cast<size_t>(offset_));
+    upload(B_, inputs.B, stream(), static_cast<size_t>(offset_));
     CUDA_CHECK(cudaStreamSynchronize(stream()));
 }
 

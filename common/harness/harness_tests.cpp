@@ -106,7 +106,13 @@ TEST_CASE("validate accepts what a launcher can do and names the limit it refuse
     CHECK_THROWS_WITH_AS(validate(Problem::contiguous(8, 2, 2, 2), vector_limits, a.data() + 1, b.data(), x.data()),
                          doctest::Contains("aligned to 16 bytes"), InvalidProblem);
     CHECK_THROWS_WITH_AS(validate(Problem::padded(8, 2, 2, 2, 1), vector_limits, a.data(), b.data(), x.data()),
-                         doctest::Contains("multiples of 4 elements"), InvalidProblem);
+                         doctest::Contains("multiples of 4 elements (16 bytes), got 65"), InvalidProblem);
+    // The stride the refusal names is the first misaligned one: A's 63 * 63,
+    // or B's 10 * 3 where A's 100 fits.
+    CHECK(misaligned_stride(Problem::contiguous(63, 6, 2, 2), 16) == 63 * 63);
+    CHECK(misaligned_stride(Problem::contiguous(10, 3, 4, 3), 16) == 30);
+    CHECK(!misaligned_stride(Problem::contiguous(63, 6, 2, 2), 4));
+    CHECK(!misaligned_stride(Problem::contiguous(64, 6, 2, 2), 16));
 }
 
 TEST_CASE("input families have the structure they promise") {

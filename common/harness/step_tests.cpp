@@ -57,13 +57,7 @@ bool fits(const Step& step, const int64_t n, const int64_t k) {
 
 // Whether the step's alignment admits the problem's batch strides.
 bool strides_fit(const Step& step, const Problem& p) {
-    const int64_t unit = step.limits.alignment_bytes / static_cast<int64_t>(sizeof(float));
-    for (const int64_t stride : {p.nb02, p.nb03, p.nb12, p.nb13, p.nb2, p.nb3}) {
-        if (stride % unit != 0) {
-            return false;
-        }
-    }
-    return true;
+    return !misaligned_stride(p, step.limits.alignment_bytes);
 }
 
 // The PR's shape and an odd one, clipped to what the step can do.
@@ -540,13 +534,17 @@ TEST_SUITE("gpu") {
     }
 
     TEST_CASE("timing against the previous step (printed, never asserted)") {
-        const StepUnderTest&     t = step_under_test();
-        const Options&           o = test_options();
-        std::vector<Problem>     shapes;
-        std::vector<std::string> labels;  // after the shape, where it is not the only layout timed
+        const StepUnderTest& t = step_under_test();
+        const Options&       o = test_options();
+        // Each problem timed, and what follows its shape in the table where
+        // the shape is timed in more than one layout.
+        struct Timed {
+            Problem     problem;
+            std::string label;
+        };
+        std::vector<Timed> shapes;
         for (int i = 0; i < t.timed_shapes; ++i) {
-            shapes.push_back(reference_shapes()[i].problem);
-            labels.emplace_back();
+            shapes.push_back({reference_shapes()[i].problem, ""});
         }
         if (o.has_shape()) {
             // Batch strides both steps accept: aligned for the stricter of the two.
@@ -555,18 +553,18 @@ TEST_SUITE("gpu") {
                     ? *t.previous
                     : *t.step;
             const Problem own = shape_of_your_own(o);
-            shapes.push_back(layout(stricter, own.n, own.k, own.ne02, own.ne03, 0));
-            labels.emplace_back();
+            shapes.push_back({layout(stricter, own.n, own.k, own.ne02, own.ne03, 0), ""});
             // Where the step accepts strides its predecessor refuses, the step
             // alone on them too: its contiguous layout where that differs
             // (n * n or n * k not a multiple of the predecessor's unit), else
             // a gap of one float after each matrix.
             if (&stricter != t.step) {
                 const Problem contiguous = layout(*t.step, own.n, own.k, own.ne02, own.ne03, 0);
-                const bool    differs = contiguous.nb02 != shapes.back().nb02 || contiguous.nb12 != shapes.back().nb12;
-                shapes.push_back(differs ? contiguous : layout(*t.step, own.n, own.k, own.ne02, own.ne03, 1));
-                labels.emplace_back(differs ? " contiguous" : " one-float gaps");
-                labels[labels.size() - 2] = " 16-byte strides";
+                const Problem both       = shapes.back().problem;
+                const bool    differs    = contiguous.nb02 != both.nb02 || contiguous.nb12 != both.nb12;
+                shapes.back().label      = " " + std::to_string(stricter.limits.alignment_bytes) + "-byte strides";
+                shapes.push_back({differs ? contiguous : layout(*t.step, own.n, own.k, own.ne02, own.ne03, 1),
+                                  differs ? " contiguous" : " one-float gaps"});
             }
         }
         std::vector<const Step*> steps;
@@ -576,8 +574,8 @@ TEST_SUITE("gpu") {
         steps.push_back(t.step);
 
         std::vector<TimingRow> rows;
-        for (size_t shape = 0; shape < shapes.size(); ++shape) {
-            const Problem&                     p = shapes[shape];
+        for (const Timed& shape : shapes) {
+            const Problem&                     p = shape.problem;
             std::vector<const Step*>           timed;
             std::vector<DeviceProblem>         devices;
             std::vector<std::function<void()>> launches;
@@ -603,7 +601,7 @@ TEST_SUITE("gpu") {
             }
             const std::vector<Timing> timings = time_back_to_back(launches);
             for (size_t i = 0; i < timed.size(); ++i) {
-                TimingRow row{i == 0 ? p.describe() + labels[shape] : "", timed[i]->name, timings[i],
+                TimingRow row{i == 0 ? p.describe() + shape.label : "", timed[i]->name, timings[i],
                               gib_per_second(p, timings[i].median_us), std::nullopt};
                 if (i > 0) {
                     row.change_percent = change_percent(timings[i - 1].median_us, timings[i].median_us);

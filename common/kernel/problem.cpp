@@ -87,6 +87,16 @@ std::string Problem::describe() const {
     return s.str();
 }
 
+std::optional<int64_t> misaligned_stride(const Problem& p, const int alignment_bytes) {
+    const int64_t unit = alignment_bytes / static_cast<int64_t>(sizeof(float));
+    for (const int64_t stride : {p.nb02, p.nb03, p.nb12, p.nb13, p.nb2, p.nb3}) {
+        if (stride % unit != 0) {
+            return stride;
+        }
+    }
+    return std::nullopt;
+}
+
 void validate(const Problem& p, const Limits& limits, const float* A, const float* B, const float* X) {
     if (p.n < 1 || p.n > limits.max_n) {
         refuse("n = " + std::to_string(p.n) +
@@ -135,12 +145,10 @@ void validate(const Problem& p, const Limits& limits, const float* A, const floa
     if (!aligned(A) || !aligned(B) || !aligned(X)) {
         refuse("A, B and X must be aligned to " + std::to_string(limits.alignment_bytes) + " bytes");
     }
-    const int64_t stride_unit = limits.alignment_bytes / static_cast<int64_t>(sizeof(float));
-    for (const int64_t stride : {p.nb02, p.nb03, p.nb12, p.nb13, p.nb2, p.nb3}) {
-        if (stride % stride_unit != 0) {
-            refuse("batch strides must be multiples of " + std::to_string(stride_unit) + " elements (" +
-                   std::to_string(limits.alignment_bytes) + " bytes), got " + std::to_string(stride));
-        }
+    if (const std::optional<int64_t> stride = misaligned_stride(p, limits.alignment_bytes)) {
+        refuse("batch strides must be multiples of " +
+               std::to_string(limits.alignment_bytes / static_cast<int>(sizeof(float))) + " elements (" +
+               std::to_string(limits.alignment_bytes) + " bytes), got " + std::to_string(*stride));
     }
     const auto overlaps = [](const float* p0, const int64_t n0, const float* p1, const int64_t n1) {
         return p0 < p1 + n1 && p1 < p0 + n0;

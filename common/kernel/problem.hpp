@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -74,6 +75,10 @@ public:
 // there is work, pointers and batch strides aligned to limits.alignment_bytes,
 // and an output that overlaps neither input.
 void validate(const Problem& problem, const Limits& limits, const float* A, const float* B, const float* X);
+
+// The first of the six batch strides that is not a multiple of alignment_bytes
+// (in floats: a multiple of alignment_bytes / 4), or none.
+std::optional<int64_t> misaligned_stride(const Problem& problem, int alignment_bytes);
 
 // The most matrices one launch accepts: one block per matrix, and the grid's
 // x dimension holds 2^31 - 1 blocks.

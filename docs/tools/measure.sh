@@ -99,6 +99,20 @@ fi
 { [ -d "$build" ] || meson setup "$build" -Dgpu_arch="$arch" -Dexperiments=true; } >>"$out/setup.txt" 2>&1 &&
     ninja -C "$build" ${SOLVE_TRI_TARGETS:-} >>"$out/setup.txt" 2>&1 || { tail -30 "$out/setup.txt"; exit 1; }
 
+# source_counters NAME LAUNCH_SKIP KERNEL_REGEX COMMAND...: Nsight Compute's
+# stall samples per SASS instruction (SourceCounters) of one warm launch, the
+# (LAUNCH_SKIP + 1)-th of the kernels matching KERNEL_REGEX that COMMAND runs,
+# as $out/NAME.csv; the profile and ncu's output go to $out/raw.
+source_counters() {
+    local name=$1 skip=$2 regex=$3
+    shift 3
+    ncu --clock-control none --cache-control none --launch-skip "$skip" --launch-count 1 \
+        --kernel-name-base demangled -k "regex:$regex" --section SourceCounters \
+        --export "$out/raw/$name" --force-overwrite "$@" >"$out/raw/$name.log" 2>&1 &&
+        ncu --import "$out/raw/$name.ncu-rep" --page source --print-source sass --csv >"$out/$name.csv" 2>&1
+    echo "ncu SourceCounters $name: exit $? ($(wc -l <"$out/$name.csv") lines)"
+}
+
 if [ "$part" = all ] || [ "$part" = run ]; then
     { [ -d "$build-ieee" ] || meson setup "$build-ieee" -Dgpu_arch="$arch" -Dfast_math=false; } >>"$out/setup.txt" 2>&1 &&
         ninja -C "$build-ieee" steps/04_fmaf_reciprocal/04_fmaf_reciprocal >>"$out/setup.txt" 2>&1 ||
@@ -234,13 +248,8 @@ if [ "$part" = ncu-warm ]; then
             n63) args=(--shapes none --n 63 --k 6 --ne2 4 --ne3 2) ;;
         esac
         for step in 01 02 03; do
-            ncu --clock-control none --cache-control none --launch-skip 20 --launch-count 1 \
-                --kernel-name-base demangled -k regex:"step$step::" --section SourceCounters \
-                --export "$out/raw/source-$shape-$step" --force-overwrite "$build/solve_tri_report" "${args[@]}" \
-                --quick --mode back-to-back --out "$out/raw/report-$shape" >"$out/raw/source-$shape-$step.log" 2>&1 &&
-                ncu --import "$out/raw/source-$shape-$step.ncu-rep" --page source --print-source sass --csv \
-                    >"$out/ncu-source-$shape-$step.csv" 2>&1
-            echo "ncu SourceCounters $shape step $step: exit $? ($(wc -l <"$out/ncu-source-$shape-$step.csv") lines)"
+            source_counters "ncu-source-$shape-$step" 20 "step$step::" "$build/solve_tri_report" "${args[@]}" \
+                --quick --mode back-to-back --out "$out/raw/report-$shape"
         done
     done
     tar -czf "$out/ncu-warm-raw.tar.gz" -C "$out/raw" . && rm -rf "$out/raw"
@@ -270,14 +279,8 @@ if [ "$part" = ncu-source-k64 ]; then
     for pair in 14:13 14:14 15:15; do
         binary=${pair%%:*} step=${pair##*:}
         dir=$(ls -d "$build"/steps/"$binary"_*/)
-        ncu --clock-control none --cache-control none --launch-skip 10 --launch-count 1 \
-            --kernel-name-base demangled -k "regex:step$step::solve_tri_kernel<(\\(int\\))?64, (\\(int\\))?2>" --section SourceCounters \
-            --section WarpStateStats --export "$out/raw/source-k64-$step" --force-overwrite \
-            "$dir/$(basename "$dir")" --seed "$seed" --n 64 --k 64 --ne2 512 --ne3 32 --test-case='*timing*' \
-            >"$out/raw/source-k64-$step.log" 2>&1 &&
-            ncu --import "$out/raw/source-k64-$step.ncu-rep" --page source --print-source sass --csv \
-                >"$out/ncu-source-k64-$step.csv" 2>&1
-        echo "ncu SourceCounters k = 64, step $step: exit $? ($(wc -l <"$out/ncu-source-k64-$step.csv") lines)"
+        source_counters "ncu-source-k64-$step" 10 "step$step::solve_tri_kernel<(\\(int\\))?64, (\\(int\\))?2>" \
+            "$dir/$(basename "$dir")" --seed "$seed" --n 64 --k 64 --ne2 512 --ne3 32 --test-case='*timing*'
     done
     (cd "$out" && python3 "$OLDPWD/docs/tools/stalls_by_instruction.py" ncu-source-k64-1[345].csv >ncu-source-k64.txt)
     tar -czf "$out/ncu-source-k64-raw.tar.gz" -C "$out/raw" . && rm -rf "$out/raw"

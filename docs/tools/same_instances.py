@@ -8,33 +8,21 @@ plain). Every kernel of LIBRARY_A is matched with the kernel of LIBRARY_B of the
 namespace aside; with --drop-last-argument, LIBRARY_B's kernels whose last template argument is
 VALUE are matched with that argument removed (step 20's `<..., 4>`, its 16-byte instances, against
 step 19's). For each pair it prints the instruction count (NOPs aside) and whether the two
-instruction sequences are identical, operands and branch targets included, once each step's
-namespace is written stepNN. Exits 1 if any pair differs or has no partner.
+instruction sequences (docs/tools/sass_listing.py reads them) are identical, operands and branch
+targets included, once each step's namespace is written stepNN. Exits 1 if any pair differs or has no partner.
 """
 import gzip
 import re
 import sys
 
+from sass_listing import listings
+
 
 def kernels(path, library):
-    opener = gzip.open if path.endswith(".gz") else open
-    found, section, name = {}, None, None
-    for line in opener(path, "rt"):
-        header = re.match(r"=== (.*) ===$", line)
-        if header:
-            section, name = header.group(1), None
-            continue
-        if section != library:
-            continue
-        function = re.match(r"\s+Function : (.*)", line)
-        if function:
-            name = re.sub(r"step\d\d::", "", function.group(1).strip()).split("(float")[0]
-            found[name] = []
-            continue
-        instruction = re.match(r"\s+/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;", line)
-        if instruction and name:
-            found[name].append(re.sub(r"step\d\d", "stepNN", instruction.group(1)))
-    return found
+    """{kernel name without its namespace: [instructions, stepNN for the step's namespace]}."""
+    text = gzip.open(path, "rt").read() if path.endswith(".gz") else open(path).read()
+    return {re.sub(r"step\d\d::", "", name).split("(float")[0]: [re.sub(r"step\d\d", "stepNN", i) for i in code]
+            for lib, name, code in listings(text) if lib == library}
 
 
 def main():
@@ -45,7 +33,7 @@ def main():
         b = {name[: -len(f", {drop}>")] + ">": code for name, code in b.items() if name.endswith(f", {drop}>")}
     failed = 0
     for name in sorted(a):
-        count = sum(1 for instruction in a[name] if not instruction.startswith("NOP"))
+        count = len(a[name])
         if name not in b:
             print(f"{name}: {count} instructions; no partner in {library_b}")
             failed = 1

@@ -18,30 +18,42 @@ import pathlib
 import re
 import sys
 
-INSTRUCTION = re.compile(r"\s+/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)")
+INSTRUCTION = re.compile(r"\s+/\*[0-9a-f]{4,}\*/\s+((?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)[^;]*?)\s*;")
 
 
-def kernels(listing: str):
-    """(library, kernel name, [opcodes in order]) for every kernel of the listing."""
-    library, name, opcodes = None, None, None
+def listings(listing: str):
+    """(library, kernel name, [instructions in order, operands included, NOPs aside]) for every
+    kernel of the listing."""
+    library, name, code = None, None, None
     for line in listing.splitlines():
         section = re.match(r"=== (.*) ===$", line)
         if section:
             if name:
-                yield library, name, opcodes
+                yield library, name, code
             library, name = pathlib.Path(section.group(1)).name, None
             continue
         function = re.match(r"\s+Function : (.*)", line)
         if function:
             if name:
-                yield library, name, opcodes
-            name, opcodes = function.group(1).strip(), []
+                yield library, name, code
+            name, code = function.group(1).strip(), []
             continue
         instruction = INSTRUCTION.match(line)
-        if instruction and name and instruction.group(1) != "NOP":
-            opcodes.append(instruction.group(1))
+        if instruction and name and instruction.group(2) != "NOP":
+            code.append(instruction.group(1))
     if name:
-        yield library, name, opcodes
+        yield library, name, code
+
+
+def opcode(instruction: str) -> str:
+    """An instruction's opcode, its predicate aside."""
+    return re.sub(r"^@!?U?P\w+\s+", "", instruction).split()[0]
+
+
+def kernels(listing: str):
+    """(library, kernel name, [opcodes in order]) for every kernel of the listing."""
+    for library, name, code in listings(listing):
+        yield library, name, [opcode(instruction) for instruction in code]
 
 
 def main():
