@@ -100,14 +100,15 @@ fi
     ninja -C "$build" ${SOLVE_TRI_TARGETS:-} >>"$out/setup.txt" 2>&1 || { tail -30 "$out/setup.txt"; exit 1; }
 
 # source_counters NAME LAUNCH_SKIP KERNEL_REGEX COMMAND...: Nsight Compute's
-# stall samples per SASS instruction (SourceCounters) of one warm launch, the
-# (LAUNCH_SKIP + 1)-th of the kernels matching KERNEL_REGEX that COMMAND runs,
-# as $out/NAME.csv; the profile and ncu's output go to $out/raw.
+# stall samples per SASS instruction (SourceCounters, and the warp states) of
+# one warm launch, the (LAUNCH_SKIP + 1)-th of the kernels matching
+# KERNEL_REGEX that COMMAND runs, as $out/NAME.csv; the profile and ncu's
+# output go to $out/raw.
 source_counters() {
     local name=$1 skip=$2 regex=$3
     shift 3
     ncu --clock-control none --cache-control none --launch-skip "$skip" --launch-count 1 \
-        --kernel-name-base demangled -k "regex:$regex" --section SourceCounters \
+        --kernel-name-base demangled -k "regex:$regex" --section SourceCounters --section WarpStateStats \
         --export "$out/raw/$name" --force-overwrite "$@" >"$out/raw/$name.log" 2>&1 &&
         ncu --import "$out/raw/$name.ncu-rep" --page source --print-source sass --csv >"$out/$name.csv" 2>&1
     echo "ncu SourceCounters $name: exit $? ($(wc -l <"$out/$name.csv") lines)"
