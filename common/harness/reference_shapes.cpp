@@ -14,6 +14,42 @@ const std::vector<ReferenceShape>& reference_shapes() {
     return shapes;
 }
 
+const std::vector<ReferenceShape>& batch_curve() {
+    constexpr int64_t heads = 32, largest = 16384;
+    struct Point {
+        int64_t     batch;
+        std::string id, title;
+    };
+    // The shapes' ids and titles point into these, which live as long.
+    static const std::vector<Point> points = [] {
+        std::vector<Point> list;
+        for (int64_t power = 1; power <= largest; power *= 2) {
+            for (const int64_t batch : {power, power > heads && power < largest ? power * 3 / 2 : int64_t{0}}) {
+                if (batch > 0) {
+                    const std::string count = std::to_string(batch);
+                    list.push_back({batch, std::string(batch_curve_id) + "_" + count,
+                                    "batch curve, " + count + (batch == 1 ? " matrix" : " matrices")});
+                }
+            }
+        }
+        return list;
+    }();
+    static const std::vector<ReferenceShape> shapes = [] {
+        std::vector<ReferenceShape> list;
+        for (const Point& point : points) {
+            list.push_back({point.id.c_str(), point.title.c_str(),
+                            point.batch >= heads ? Problem::contiguous(64, 64, point.batch / heads, heads)
+                                                 : Problem::contiguous(64, 64, 1, point.batch)});
+        }
+        return list;
+    }();
+    return shapes;
+}
+
+bool on_batch_curve(const std::string& shape_id) {
+    return shape_id.rfind(std::string(batch_curve_id) + "_", 0) == 0;
+}
+
 Problem shape_of_your_own(const Options& o) {
     const Problem pr = reference_shapes().front().problem;
     return Problem::contiguous(o.n.value_or(pr.n), o.k.value_or(pr.k), o.ne2.value_or(pr.ne02),

@@ -9,6 +9,7 @@
 #include "measure.hpp"
 #include "plot.hpp"
 #include "print_tables.hpp"
+#include "reference_shapes.hpp"
 #include "report_options.hpp"
 #include "report_steps.hpp"
 #include "results_csv.hpp"
@@ -56,18 +57,24 @@ int replot(const ReportOptions& options) {
     }
     const std::filesystem::path out_dir(options.out_dir);
     std::filesystem::create_directories(out_dir);
-    std::ostringstream svg;
+    std::ostringstream svg, curve;
+    bool               has_curve = false;
     if (runs.size() == 1) {
         write_plot(svg, runs.front().run);
+        has_curve = write_curve_plot(curve, runs.front().run);
         std::ostringstream summary;
         write_summary(summary, runs.front().run);
         write_file(out_dir / "summary.md", summary.str());
     } else {
         write_overlay_plot(svg, runs);
+        has_curve = write_overlay_curve_plot(curve, runs);
     }
     write_file(out_dir / "results.svg", svg.str());
-    std::cout << "written: " << (out_dir / "results.svg").string() << (runs.size() == 1 ? " and summary.md" : "")
-              << ", from";
+    if (has_curve) {
+        write_file(out_dir / "curve.svg", curve.str());
+    }
+    std::cout << "written: " << (out_dir / "results.svg").string() << (has_curve ? ", curve.svg" : "")
+              << (runs.size() == 1 ? " and summary.md" : "") << ", from";
     for (const LabelledRun& labelled : runs) {
         std::cout << " " << labelled.label << " (" << labelled.run.gpu_name << ", " << labelled.run.date << ")";
     }
@@ -158,6 +165,9 @@ int run_report(const ReportOptions& options) {
         }
         run.shapes.push_back(measure_shape(shapes[s], solvers, options, run, derive_seed(run.seed, 100 + s), progress));
         progress.clear();
+        if (on_batch_curve(run.shapes.back().id)) {
+            continue;  // the curve's points are printed together, in one table per mode
+        }
         print_shape(std::cout, run.shapes.back(), run);
         if (run.shapes.back().id == "pr") {
             print_pr_side_by_side(std::cout, run.shapes.back(), run);
@@ -165,23 +175,28 @@ int run_report(const ReportOptions& options) {
         std::cout << std::flush;
     }
     run.sm_clock_mhz_at_end = current_sm_clock_mhz();
+    print_curve(std::cout, run);
 
     const std::filesystem::path out_dir(options.out_dir);
     std::filesystem::create_directories(out_dir);
-    std::ostringstream csv, svg, summary;
+    std::ostringstream csv, svg, curve, summary;
     write_csv(csv, run);
     write_plot(svg, run);
+    const bool has_curve = write_curve_plot(curve, run);
     // From the CSV as written, so that --replot of results.csv gives this page again.
     std::istringstream written(csv.str());
     write_summary(summary, read_csv(written));
     write_file(out_dir / "results.csv", csv.str());
     write_file(out_dir / "results.svg", svg.str());
     write_file(out_dir / "summary.md", summary.str());
+    if (has_curve) {
+        write_file(out_dir / "curve.svg", curve.str());
+    }
 
     const int failures = run.failures();
     // The folder as given: a log of this run names no path of the machine it ran on.
-    std::cout << "\nwritten: results.csv, results.svg and summary.md (to paste where the PR's tables are) in "
-              << options.out_dir << "\n";
+    std::cout << "\nwritten: results.csv, results.svg, " << (has_curve ? "curve.svg (the batch curve), " : "")
+              << "and summary.md (to paste where the PR's tables are) in " << options.out_dir << "\n";
     if (failures > 0) {
         std::cout << "FAILED: " << failures << " configuration" << (failures == 1 ? "" : "s")
                   << " failed the check (see the tables); exit " << exit_failed << "\n";

@@ -151,6 +151,12 @@ std::vector<ShapeSpec> shapes_to_run(const ReportOptions& options) {
             shapes.push_back({shape.id, shape.title, shape.problem});
         }
     }
+    const std::vector<std::string>& ids = options.shape_ids;
+    if (ids.empty() || std::find(ids.begin(), ids.end(), batch_curve_id) != ids.end()) {
+        for (const ReferenceShape& point : batch_curve()) {
+            shapes.push_back({point.id, point.title, point.problem});
+        }
+    }
     if (options.shape.has_shape()) {
         const Problem p             = shape_of_your_own(options.shape);
         const double  multiply_adds = static_cast<double>(p.batch()) * p.n * p.n * p.k / 2.0;

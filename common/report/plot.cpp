@@ -1,5 +1,6 @@
 #include "plot.hpp"
 
+#include "reference_shapes.hpp"
 #include "svg_chart.hpp"
 
 #include <algorithm>
@@ -66,6 +67,9 @@ void write_plot(std::ostream& out, const ReportRun& run) {
     chart.notes.push_back(steps_line + " cuBLAS = cublasStrsmBatched as ggml calls it");
 
     for (const ShapeResult& shape : run.shapes) {
+        if (on_batch_curve(shape.id)) {
+            continue;  // curve.svg draws those
+        }
         svg::Panel panel;
         panel.title = shape.title;
         char subtitle[256];
@@ -159,6 +163,9 @@ void write_overlay_plot(std::ostream& out, const std::vector<LabelledRun>& runs)
     std::vector<const ShapeResult*> shapes;
     for (const LabelledRun& labelled : runs) {
         for (const ShapeResult& shape : labelled.run.shapes) {
+            if (on_batch_curve(shape.id)) {
+                continue;  // the overlay's curve.svg draws those
+            }
             const bool known = std::any_of(shapes.begin(), shapes.end(), [&](const ShapeResult* s) {
                 return s->id == shape.id && s->problem.describe() == shape.problem.describe();
             });
@@ -239,6 +246,232 @@ void write_overlay_plot(std::ostream& out, const std::vector<LabelledRun>& runs)
         chart.panels.push_back(panel);
     }
     out << svg::render(chart);
+}
+
+namespace {
+
+// The steps' colours on the curve, from the first (light) to the one before
+// the last (dark); the last step is drawn in red over them.
+std::string ramp_color(const size_t index, const size_t count) {
+    const double anchors[][3] = {{158, 202, 225}, {66, 146, 198}, {8, 69, 148}, {63, 0, 125}};
+    const double position     = count > 1 ? static_cast<double>(index) / static_cast<double>(count - 1) : 0.0;
+    const double scaled       = position * (std::size(anchors) - 1);
+    const size_t low          = std::min(static_cast<size_t>(scaled), std::size(anchors) - 2);
+    const double t            = scaled - static_cast<double>(low);
+    char         color[8];
+    std::snprintf(color, sizeof(color), "#%02x%02x%02x",
+                  static_cast<int>(anchors[low][0] + t * (anchors[low + 1][0] - anchors[low][0]) + 0.5),
+                  static_cast<int>(anchors[low][1] + t * (anchors[low + 1][1] - anchors[low][1]) + 0.5),
+                  static_cast<int>(anchors[low][2] + t * (anchors[low + 1][2] - anchors[low][2]) + 0.5));
+    return color;
+}
+
+constexpr const char* last_step_color = "#d62728";
+constexpr const char* cublas_color    = "#222222";
+constexpr const char* empty_color     = "#999999";
+
+// A curve panel for one mode: the batches as x values, powers of two as ticks.
+svg::Panel curve_panel(const std::vector<const ShapeResult*>& points, const std::string& title) {
+    svg::Panel panel;
+    panel.title   = title;
+    panel.x_label = "matrices per launch (n = k = 64; Qwen3-Next: 32 per 64 tokens of a ubatch)";
+    for (const ShapeResult* const point : points) {
+        const double batch = static_cast<double>(point->problem.batch());
+        panel.categories.push_back(std::to_string(point->problem.batch()));
+        panel.x_values.push_back(batch);
+    }
+    for (double tick = 1.0; tick <= panel.x_values.back(); tick *= 4.0) {
+        panel.x_ticks.push_back(tick);
+    }
+    return panel;
+}
+
+// A line through the points of the row named `name` in `mode`, with a tooltip per point.
+svg::Series curve_series(const std::vector<const ShapeResult*>& points, const std::string& name, const TimingMode mode,
+                         svg::Series series, const std::string& tooltip_prefix) {
+    for (const ShapeResult* const point : points) {
+        const auto                  row = std::find_if(point->rows.begin(), point->rows.end(),
+                                                       [&](const RowResult& candidate) { return candidate.name == name; });
+        const std::optional<Timing> timing =
+            row != point->rows.end() && row->status == RowStatus::measured ? row->timing(mode) : std::nullopt;
+        series.values.push_back(timing ? std::optional<double>(timing->median_us) : std::nullopt);
+        series.tooltips.push_back(timing ? tooltip_prefix + name + " at " + std::to_string(point->problem.batch()) +
+                                               " matrices: " + format_us(timing->median_us)
+                                         : std::string());
+    }
+    return series;
+}
+
+// The copy floor at the points whose data exceeds the L2.
+svg::Series copy_floor_series(const std::vector<const ShapeResult*>& points, const CopyBandwidth& copy,
+                              svg::Series series) {
+    for (const ShapeResult* const point : points) {
+        const double floor_us = copy_floor_us(point->problem, copy);
+        series.values.push_back(point->memory_bound && floor_us > 0.0 ? std::optional<double>(floor_us) : std::nullopt);
+        series.tooltips.push_back(point->memory_bound ? series.label + " at " + std::to_string(point->problem.batch()) +
+                                                            " matrices: " + format_us(floor_us)
+                                                      : std::string());
+    }
+    return series;
+}
+
+}  // namespace
+
+bool write_curve_plot(std::ostream& out, const ReportRun& run) {
+    const std::vector<const ShapeResult*> points = curve_points(run);
+    if (points.empty()) {
+        return false;
+    }
+    svg::Chart chart;
+    chart.title       = "SOLVE_TRI's batch curve at n = k = 64: us per run (median), every step, log scales";
+    chart.y_label     = "us per run";
+    chart.columns     = 1;
+    chart.panel_width = 1100.0;
+    chart.notes.push_back(run.gpu + "; build: " + run.build + "; " + run.date);
+    chart.notes.push_back("test-backend-ops' inputs, every configuration checked before it was timed; inputs: " +
+                          run.rotation);
+    chart.notes.push_back(
+        "steps light to dark in order, the last in red; the number along the top of a panel is the "
+        "fastest step at that batch; copy floor where the data exceeds the L2");
+    const ShapeResult&          first = *points.front();
+    const std::optional<size_t> last  = last_step(first);
+    for (const TimingMode mode : run.modes) {
+        svg::Panel panel = curve_panel(
+            points, std::string(mode_name(mode)) + (mode == TimingMode::back_to_back ? ": launch overhead included"
+                                                                                     : ": launch overhead removed"));
+        panel.annotation_label = "fastest:";
+        for (const ShapeResult* const point : points) {
+            const std::optional<size_t> fastest = fastest_step(*point, mode);
+            panel.annotations.push_back(fastest ? short_label(point->rows[*fastest]) : std::string());
+        }
+        size_t step_count = 0;
+        for (const RowResult& row : first.rows) {
+            step_count += row.kind == RowKind::step ? 1 : 0;
+        }
+        for (size_t r = 0; r < first.rows.size(); ++r) {
+            const RowResult& row = first.rows[r];
+            if (row.kind != RowKind::step) {
+                continue;
+            }
+            const bool  is_last = last && r == *last;
+            svg::Series series{short_label(row),
+                               is_last ? last_step_color : ramp_color(r, step_count > 1 ? step_count - 1 : 1),
+                               false,
+                               true,
+                               is_last ? svg::Marker::circle : svg::Marker::none,
+                               {},
+                               {},
+                               is_last ? 2.5 : 1.2};
+            panel.series.push_back(curve_series(points, row.name, mode, series, ""));
+        }
+        for (const RowResult& row : first.rows) {
+            if (row.kind == RowKind::cublas) {
+                panel.series.push_back(
+                    curve_series(points, row.name, mode,
+                                 {"cuBLAS", cublas_color, true, true, svg::Marker::diamond, {}, {}, 1.5}, ""));
+            } else if (row.kind == RowKind::empty_kernel) {
+                panel.series.push_back(
+                    curve_series(points, row.name, mode,
+                                 {"empty kernel", empty_color, true, true, svg::Marker::none, {}, {}, 1.5}, ""));
+            }
+        }
+        panel.series.push_back(copy_floor_series(
+            points, run.copy, {"copy floor", copy_floor_color, true, true, svg::Marker::none, {}, {}, 1.5}));
+        chart.panels.push_back(panel);
+    }
+    out << svg::render(chart);
+    return true;
+}
+
+bool write_overlay_curve_plot(std::ostream& out, const std::vector<LabelledRun>& runs) {
+    // The points of the run with the most of them set the x axis; each run is drawn at its own.
+    std::vector<const ShapeResult*> axis_points;
+    for (const LabelledRun& labelled : runs) {
+        const std::vector<const ShapeResult*> points = curve_points(labelled.run);
+        if (points.size() > axis_points.size()) {
+            axis_points = points;
+        }
+    }
+    if (axis_points.empty()) {
+        return false;
+    }
+    svg::Chart chart;
+    chart.title = "SOLVE_TRI's batch curve at n = k = 64, " + std::to_string(runs.size()) +
+                  " runs: us per run (median), log scales";
+    chart.y_label     = "us per run";
+    chart.columns     = 1;
+    chart.panel_width = 1100.0;
+    for (size_t r = 0; r < runs.size(); ++r) {
+        const ReportRun& run = runs[r].run;
+        chart.notes.push_back(run_tag(r) + " = " + runs[r].label + ": " + run.gpu + "; " + run.build + "; " + run.date +
+                              "; " + copy_note(run));
+    }
+    chart.notes.push_back(
+        "solid: each run's last step; dashed with diamonds: cuBLAS as ggml calls it; thin dashed: "
+        "the copy floor where the data exceeds the L2; in each run's colour");
+    std::vector<TimingMode> modes;
+    for (const LabelledRun& labelled : runs) {
+        for (const TimingMode mode : labelled.run.modes) {
+            if (std::find(modes.begin(), modes.end(), mode) == modes.end()) {
+                modes.push_back(mode);
+            }
+        }
+    }
+    for (const TimingMode mode : modes) {
+        svg::Panel panel = curve_panel(axis_points, mode_name(mode));
+        for (size_t r = 0; r < runs.size(); ++r) {
+            const std::vector<const ShapeResult*> points = curve_points(runs[r].run);
+            const char* const                     color  = run_colors[r % std::size(run_colors)];
+            const std::string                     of     = run_tag(r);
+            // This run's values at the axis's points, where it has them.
+            std::vector<const ShapeResult*> aligned;
+            for (const ShapeResult* const point : axis_points) {
+                const auto match = std::find_if(points.begin(), points.end(), [&](const ShapeResult* candidate) {
+                    return candidate->problem.describe() == point->problem.describe();
+                });
+                aligned.push_back(match != points.end() ? *match : nullptr);
+            }
+            const auto values_of = [&](const auto& pick, svg::Series series) {
+                for (size_t i = 0; i < aligned.size(); ++i) {
+                    const std::optional<double> us = aligned[i] != nullptr ? pick(*aligned[i]) : std::nullopt;
+                    series.values.push_back(us);
+                    series.tooltips.push_back(us ? series.label + " at " + panel.categories[i] +
+                                                       " matrices: " + format_us(*us)
+                                                 : std::string());
+                }
+                return series;
+            };
+            const auto row_us = [mode](const ShapeResult& point, const RowKind kind) -> std::optional<double> {
+                std::optional<double> us;
+                for (size_t r = 0; r < point.rows.size(); ++r) {
+                    const RowResult& row = point.rows[r];
+                    const bool       wanted =
+                        kind == RowKind::step ? last_step(point) == std::optional<size_t>(r) : row.kind == kind;
+                    if (wanted && row.status == RowStatus::measured && row.timing(mode)) {
+                        us = row.timing(mode)->median_us;
+                    }
+                }
+                return us;
+            };
+            const std::string last_name = !points.empty() && last_step(*points.front())
+                                              ? points.front()->rows[*last_step(*points.front())].name
+                                              : std::string("last step");
+            panel.series.push_back(
+                values_of([&](const ShapeResult& point) { return row_us(point, RowKind::step); },
+                          {of + ": " + last_name.substr(0, 2), color, false, true, svg::Marker::circle, {}, {}, 2.0}));
+            panel.series.push_back(values_of([&](const ShapeResult& point) { return row_us(point, RowKind::cublas); },
+                                             {of + ": cuBLAS", color, true, true, svg::Marker::diamond, {}, {}, 1.5}));
+            panel.series.push_back(values_of(
+                [&](const ShapeResult& point) -> std::optional<double> {
+                    const double floor_us = copy_floor_us(point.problem, runs[r].run.copy);
+                    return point.memory_bound && floor_us > 0.0 ? std::optional<double>(floor_us) : std::nullopt;
+                },
+                {of + ": copy floor", color, true, true, svg::Marker::none, {}, {}, 1.0}));
+        }
+        chart.panels.push_back(panel);
+    }
+    out << svg::render(chart);
+    return true;
 }
 
 }  // namespace harness

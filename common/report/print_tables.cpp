@@ -134,6 +134,72 @@ void print_pr_side_by_side(std::ostream& out, const ShapeResult& pr_shape, const
     }
 }
 
+void print_curve(std::ostream& out, const ReportRun& run) {
+    const std::vector<const ShapeResult*> points = curve_points(run);
+    if (points.empty()) {
+        return;
+    }
+    const ShapeResult&          first     = *points.front();
+    const std::optional<size_t> last      = last_step(first);
+    const std::string           last_name = last ? first.rows[*last].name : std::string("last step");
+    char                        line[512];
+    std::snprintf(line, sizeof(line),
+                  "\n== The batch curve: n = k = %lld, %lld to %lld matrices (Qwen3-Next: 32 value heads, one matrix "
+                  "a head per 64 tokens) ==\n",
+                  static_cast<long long>(first.problem.n), static_cast<long long>(first.problem.batch()),
+                  static_cast<long long>(points.back()->problem.batch()));
+    out << line;
+    out << "  test-backend-ops' inputs, every configuration checked before it was timed; each point's inputs are "
+           "rotated as at the reference shapes;\n  the copy floor only where the data exceeds the L2 (elsewhere "
+           "the data stays L2-hot)\n";
+    const auto us_text = [](const RowResult& row, const TimingMode mode) {
+        char text[32];
+        if (row.timing(mode)) {
+            std::snprintf(text, sizeof(text), "%.2f", row.timing(mode)->median_us);
+            return std::string(text);
+        }
+        return std::string(row.status == RowStatus::failed ? "FAILED" : "n/a");
+    };
+    for (const TimingMode mode : run.modes) {
+        out << "\n  " << mode_name(mode) << ": median us/run; last / fastest = the last step's time over the fastest "
+            << "step's\n";
+        std::snprintf(line, sizeof(line), "  %9s  %-24s %9s %18s %14s %9s %13s %11s\n", "matrices", "fastest step",
+                      "us", last_name.substr(0, 18).c_str(), "last / fastest", "cuBLAS", "empty kernel", "copy floor");
+        out << line;
+        for (const ShapeResult* const point : points) {
+            const std::optional<size_t> fastest = fastest_step(*point, mode);
+            const std::optional<size_t> mine    = last_step(*point);
+            std::string                 cublas = "n/a", empty = "n/a", ratio = "-", copy_floor = "-";
+            for (const RowResult& row : point->rows) {
+                if (row.kind == RowKind::cublas) {
+                    cublas = us_text(row, mode);
+                } else if (row.kind == RowKind::empty_kernel) {
+                    empty = us_text(row, mode);
+                }
+            }
+            if (fastest && mine && point->rows[*mine].timing(mode)) {
+                char text[32];
+                std::snprintf(
+                    text, sizeof(text), "%.3f",
+                    point->rows[*mine].timing(mode)->median_us / point->rows[*fastest].timing(mode)->median_us);
+                ratio = text;
+            }
+            if (point->memory_bound) {
+                char text[32];
+                std::snprintf(text, sizeof(text), "%.2f", copy_floor_us(point->problem, run.copy));
+                copy_floor = text;
+            }
+            std::snprintf(line, sizeof(line), "  %9lld  %-24s %9s %18s %14s %9s %13s %11s\n",
+                          static_cast<long long>(point->problem.batch()),
+                          fastest ? point->rows[*fastest].name.c_str() : "none timed",
+                          fastest ? us_text(point->rows[*fastest], mode).c_str() : "-",
+                          mine ? us_text(point->rows[*mine], mode).c_str() : "-", ratio.c_str(), cublas.c_str(),
+                          empty.c_str(), copy_floor.c_str());
+            out << line;
+        }
+    }
+}
+
 void print_resources_table(std::ostream& out, const std::vector<ResourceRow>& rows) {
     size_t name_width = 24;
     for (const ResourceRow& row : rows) {

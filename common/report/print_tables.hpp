@@ -20,6 +20,10 @@ void print_shape(std::ostream& out, const ShapeResult& shape, const ReportRun& r
 // The PR's published change next to the one measured here (the PR's shape).
 void print_pr_side_by_side(std::ostream& out, const ShapeResult& pr_shape, const ReportRun& run);
 
+// The batch curve, a table per mode: at each point the fastest step, the
+// last step against it, cuBLAS and the floors (the CSV holds every step).
+void print_curve(std::ostream& out, const ReportRun& run);
+
 struct ResourceRow {
     std::string                    name;
     std::optional<KernelResources> resources;

@@ -27,7 +27,7 @@ std::string shape_ids_text() {
     for (const ReferenceShape& shape : reference_shapes()) {
         ids += std::string(ids.empty() ? "" : ", ") + shape.id;
     }
-    return ids;
+    return ids + ", " + batch_curve_id;
 }
 
 // The first option given that only a measurement takes (what differs from
@@ -63,25 +63,27 @@ std::string measurement_option_in(const ReportOptions& options) {
 std::string report_usage() {
     return "usage: solve_tri_report [options]\n"
            "Runs every step of the workbook, cuBLAS (as ggml calls it) and an empty kernel at the reference\n"
-           "shapes (" +
+           "shapes, at the points of the real model's batch curve (n = k = 64, 1 to 16,384 matrices) and at a\n"
+           "shape of your own if given. --shapes names them:\n  " +
            shape_ids_text() +
-           ") and at a shape of your own if given.\n"
+           ".\n"
            "options:\n"
            "  --mode M       back-to-back, graph or both (default both): how launches are timed\n"
-           "  --out DIR      where results.csv and results.svg go (default ./report)\n"
+           "  --out DIR      where results.csv, results.svg, curve.svg and summary.md go (default ./report)\n"
            "  --quick        fewer and shorter samples: a first look, not a measurement to quote\n"
            "  --rotation     rotate inputs over buffer sets spanning 4x the L2 at every shape (default: only\n"
            "                 shapes whose data exceeds a quarter of the L2; smaller ones are timed L2-hot, as\n"
            "                 test-backend-ops times them and as the model meets them)\n"
            "  --no-rotation  time every launch on one buffer set, at every shape (L2-hot where it fits)\n"
-           "  --shapes LIST  the reference shapes to run, comma-separated (default all; with --shapes none,\n"
-           "                 only the shape of your own)\n"
+           "  --shapes LIST  the reference shapes to run, comma-separated, curve for the batch curve's points\n"
+           "                 (default all; with --shapes none, only the shape of your own)\n"
            "  --device N     measure CUDA device N (default 0; CUDA_VISIBLE_DEVICES, if set, renumbers the\n"
            "                 devices first)\n"
            "  --check-gpu    only say which GPU would be measured (exit 0), or that there is none (exit 3)\n"
            "  --replot FILE [FILE...]  measure nothing, needs no GPU: from results.csv files this report\n"
-           "                 wrote, redraw results.svg in --out; one file also gives its summary.md, several\n"
-           "                 (one per GPU or run) are drawn in one plot, each in its own colour\n"
+           "                 wrote, redraw results.svg (and curve.svg, where the runs have the batch curve) in\n"
+           "                 --out; one file also gives its summary.md, several (one per GPU or run) are\n"
+           "                 drawn in one plot, each in its own colour\n"
            "  --help         this text\n"
            "a shape of your own (what is not given is the PR's shape, 64, 6, 4, 2), and the inputs' seed:\n" +
            shape_options_usage();
@@ -129,8 +131,9 @@ ReportOptions parse_report_options(const int argc, char** argv) {
             std::string        id;
             options.shape_ids = {"none"};  // given, even if it names no reference shape
             while (std::getline(ids, id, ',')) {
-                const bool known = id == "none" || std::any_of(reference_shapes().begin(), reference_shapes().end(),
-                                                               [&id](const ReferenceShape& s) { return s.id == id; });
+                const bool known = id == "none" || id == batch_curve_id ||
+                                   std::any_of(reference_shapes().begin(), reference_shapes().end(),
+                                               [&id](const ReferenceShape& s) { return s.id == id; });
                 if (!known) {
                     throw UsageError("--shapes takes " + shape_ids_text() + " or none, got '" + id + "'");
                 }

@@ -5,6 +5,8 @@
 
 #include "l2_policy.hpp"
 #include "plot.hpp"
+#include "print_tables.hpp"
+#include "reference_shapes.hpp"
 #include "report_options.hpp"
 #include "results.hpp"
 #include "results_csv.hpp"
@@ -60,6 +62,40 @@ ReportRun small_run() {
                      row_of("03_third", RowKind::step, 8.0), row_of("cuBLAS trsmBatched", RowKind::cublas, 40.0),
                      row_of("empty kernel (floor)", RowKind::empty_kernel, 4.0)};
     run.shapes.push_back(shape);
+    return run;
+}
+
+// A run of the batch curve's first `points` points: three steps (the second
+// fastest up to 64 matrices, the last from there), cuBLAS and the floor, in
+// both modes; the last step is not timed at the largest point.
+ReportRun curve_run(const size_t points) {
+    ReportRun run                            = small_run();
+    run.modes                                = {TimingMode::back_to_back, TimingMode::graph_replay};
+    run.shapes                               = {};
+    const std::vector<ReferenceShape>& curve = batch_curve();
+    for (size_t i = 0; i < points && i < curve.size(); ++i) {
+        ShapeResult shape;
+        shape.id           = curve[i].id;
+        shape.title        = curve[i].title;
+        shape.problem      = curve[i].problem;
+        shape.memory_bound = shape.problem.batch() >= 4096;
+        const double batch = static_cast<double>(shape.problem.batch());
+        const double late  = batch <= 64 ? 1.10 : 0.94;
+        shape.rows = {row_of("01_first", RowKind::step, 10.0 + batch), row_of("02_second", RowKind::step, 5.0 + batch),
+                      row_of("03_third", RowKind::step, late * (5.0 + batch)),
+                      row_of("cuBLAS trsmBatched", RowKind::cublas, 40.0 + 3 * batch),
+                      row_of("empty kernel (floor)", RowKind::empty_kernel, 4.0)};
+        for (RowResult& row : shape.rows) {
+            row.graph_replay = timing_of(0.5 * row.back_to_back->median_us);
+        }
+        if (i + 1 == points) {
+            shape.rows[2].status = RowStatus::failed;
+            shape.rows[2].note   = "NMSE 1 > 1e-7";
+            shape.rows[2].back_to_back.reset();
+            shape.rows[2].graph_replay.reset();
+        }
+        run.shapes.push_back(shape);
+    }
     return run;
 }
 
@@ -280,8 +316,11 @@ TEST_SUITE("cpu") {
         };
         CHECK(parse({"r", "--shapes", "pr,qwen3_next_32k"}).shape_ids ==
               std::vector<std::string>{"none", "pr", "qwen3_next_32k"});
+        CHECK(parse({"r", "--shapes", "curve"}).shape_ids == std::vector<std::string>{"none", "curve"});
         CHECK(parse({"r", "--mode", "graph"}).modes == std::vector<TimingMode>{TimingMode::graph_replay});
         CHECK_THROWS_WITH_AS(parse({"r", "--shapes", "nine"}), doctest::Contains("--shapes takes pr,"), UsageError);
+        CHECK_THROWS_WITH_AS(parse({"r", "--shapes", "nine"}), doctest::Contains("large_batch, curve or none"),
+                             UsageError);
         CHECK_THROWS_WITH_AS(parse({"r", "--replot", "x.csv", "--k", "5"}), doctest::Contains("a shape or a seed"),
                              UsageError);
     }
@@ -296,6 +335,125 @@ TEST_SUITE("cpu") {
         CHECK(svg_text.find("empty kernel, b2b 4.00 us") != std::string::npos);
         CHECK(svg_text.find("copy floor") != std::string::npos);
         CHECK(svg_text.find(">cuBLAS<") != std::string::npos);
+    }
+}
+
+TEST_SUITE("cpu") {
+    TEST_CASE("the batch curve: n = k = 64 from 1 to 16,384 matrices, Qwen3-Next's ubatches among its points") {
+        const std::vector<ReferenceShape>& curve = batch_curve();
+        REQUIRE(curve.size() == 23);
+        std::vector<int64_t> batches;
+        for (const ReferenceShape& point : curve) {
+            CHECK(point.problem.n == 64);
+            CHECK(point.problem.k == 64);
+            CHECK(on_batch_curve(point.id));
+            CHECK(std::string(point.id) == "curve_" + std::to_string(point.problem.batch()));
+            if (point.problem.batch() >= 32) {
+                CHECK(point.problem.ne03 == 32);  // 32 value heads
+            }
+            batches.push_back(point.problem.batch());
+        }
+        CHECK(std::is_sorted(batches.begin(), batches.end()));
+        CHECK(batches.front() == 1);
+        CHECK(batches.back() == 16384);
+        // 64 tokens make one matrix a head: a 512-token ubatch is 256 matrices, 8k tokens 4,096.
+        for (const int64_t tokens : {64, 512, 1024, 2048, 4096, 8192, 32768}) {
+            CHECK(std::count(batches.begin(), batches.end(), tokens / 64 * 32) == 1);
+        }
+        for (const int64_t between : {96, 768, 1536, 12288}) {
+            CHECK(std::count(batches.begin(), batches.end(), between) == 1);
+        }
+        CHECK_FALSE(on_batch_curve("qwen3_next"));
+        CHECK_FALSE(on_batch_curve("curve"));
+    }
+
+    TEST_CASE("the fastest step and the last step of a shape") {
+        const ReportRun    run   = curve_run(12);
+        const ShapeResult& small = run.shapes.front();  // 1 matrix: step 02 fastest
+        CHECK(*fastest_step(small, TimingMode::back_to_back) == 1);
+        CHECK(*last_step(small) == 2);
+        CHECK(*fastest_step(run.shapes[10], TimingMode::graph_replay) == 2);  // 256 matrices: step 03
+        // The largest point: the last step failed, so the fastest timed one is step 02.
+        CHECK(*fastest_step(run.shapes.back(), TimingMode::back_to_back) == 1);
+        CHECK(curve_points(run).size() == 12);
+        CHECK(curve_points(small_run()).empty());
+    }
+
+    TEST_CASE("the curve's table: per point the fastest step, the last against it, cuBLAS and the floors") {
+        std::ostringstream out;
+        print_curve(out, curve_run(12));
+        const std::string text = out.str();
+        CHECK(text.find("The batch curve: n = k = 64, 1 to 384 matrices") != std::string::npos);
+        CHECK(count_of(text, "last / fastest =") == 2);   // one table per mode
+        CHECK(text.find("1.100") != std::string::npos);   // step 03 against step 02 at 1 matrix
+        CHECK(text.find("FAILED") != std::string::npos);  // the last step at the largest point
+        std::ostringstream none;
+        print_curve(none, small_run());
+        CHECK(none.str().empty());
+    }
+
+    TEST_CASE("the curve's plot: a panel per mode, a line per step, the fastest along the top, numeric x") {
+        const ReportRun    run = curve_run(23);
+        std::ostringstream svg;
+        REQUIRE(write_curve_plot(svg, run));
+        const std::string text = svg.str();
+        CHECK(text.find("nan") == std::string::npos);
+        CHECK(count_of(text, "fastest:") == 2);
+        // Three steps, cuBLAS, the empty kernel and the copy floor in each panel: each one line
+        // (the last step and the copy floor broken where a point has no value).
+        CHECK(count_of(text, "<polyline") == 2 * 6);
+        CHECK(text.find("#d62728") != std::string::npos);  // the last step in red
+        CHECK(text.find(">16384 matrices") == std::string::npos);
+        CHECK(text.find(">4096<") != std::string::npos);  // a tick every factor of four
+        CHECK(text.find("03_third at 16 matrices: ") != std::string::npos);
+        // No curve point: nothing drawn; the reference shapes' plot leaves the curve out.
+        std::ostringstream none;
+        CHECK_FALSE(write_curve_plot(none, small_run()));
+        CHECK(none.str().empty());
+        std::ostringstream panels;
+        ReportRun          both = small_run();
+        both.shapes.push_back(run.shapes.front());
+        write_plot(panels, both);
+        CHECK(panels.str().find("batch curve") == std::string::npos);
+        // Through the CSV: the same plot.
+        std::ostringstream csv;
+        write_csv(csv, run);
+        std::istringstream written(csv.str());
+        std::ostringstream again;
+        REQUIRE(write_curve_plot(again, read_csv(written)));
+        CHECK(again.str() == text);
+    }
+
+    TEST_CASE("the overlay's curve: each run's last step, cuBLAS and copy floor in its colour") {
+        std::vector<LabelledRun> runs = {{"h200", curve_run(23)}, {"other", curve_run(10)}};
+        std::ostringstream       svg;
+        REQUIRE(write_overlay_curve_plot(svg, runs));
+        const std::string text = svg.str();
+        CHECK(text.find("2 runs") != std::string::npos);
+        CHECK(text.find("run 2: 03 at 128 matrices") != std::string::npos);
+        CHECK(text.find("run 2: 03 at 192 matrices") == std::string::npos);  // beyond its points
+        std::ostringstream overlay;
+        write_overlay_plot(overlay, runs);
+        CHECK(overlay.str().find("batch curve") == std::string::npos);
+        std::vector<LabelledRun> without = {{"a", small_run()}, {"b", small_run()}};
+        std::ostringstream       none;
+        CHECK_FALSE(write_overlay_curve_plot(none, without));
+    }
+
+    TEST_CASE("svg: a numeric x axis places values on a log scale") {
+        svg::Chart chart;
+        svg::Panel panel;
+        panel.categories = {"1", "10", "100"};
+        panel.x_values   = {1.0, 10.0, 100.0};
+        panel.x_ticks    = {1.0, 10.0, 100.0, 1000.0};
+        panel.x_label    = "matrices";
+        panel.series.push_back({"s", "#000000", false, true, svg::Marker::circle, {1.0, 2.0, 4.0}, {}});
+        chart.panels.push_back(panel);
+        const std::string text = svg::render(chart);
+        // Evenly spaced, as 1, 10 and 100 are on a log scale; the tick beyond the values is left out.
+        CHECK(count_of(text, "<circle") == 3 + 1);  // and the legend's
+        CHECK(text.find(">1000<") == std::string::npos);
+        CHECK(text.find(">matrices<") != std::string::npos);
     }
 }
 

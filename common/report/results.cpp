@@ -1,5 +1,6 @@
 #include "results.hpp"
 
+#include "reference_shapes.hpp"
 #include "timing_table.hpp"
 
 #include <algorithm>
@@ -39,6 +40,38 @@ int ReportRun::failures() const {
                                                 [](const RowResult& row) { return row.status == RowStatus::failed; }));
     }
     return count;
+}
+
+std::optional<size_t> fastest_step(const ShapeResult& shape, const TimingMode mode) {
+    std::optional<size_t> fastest;
+    for (size_t r = 0; r < shape.rows.size(); ++r) {
+        const RowResult& row = shape.rows[r];
+        if (row.kind == RowKind::step && row.status == RowStatus::measured && row.timing(mode) &&
+            (!fastest || row.timing(mode)->median_us < shape.rows[*fastest].timing(mode)->median_us)) {
+            fastest = r;
+        }
+    }
+    return fastest;
+}
+
+std::optional<size_t> last_step(const ShapeResult& shape) {
+    std::optional<size_t> last;
+    for (size_t r = 0; r < shape.rows.size(); ++r) {
+        if (shape.rows[r].kind == RowKind::step) {
+            last = r;
+        }
+    }
+    return last;
+}
+
+std::vector<const ShapeResult*> curve_points(const ReportRun& run) {
+    std::vector<const ShapeResult*> points;
+    for (const ShapeResult& shape : run.shapes) {
+        if (on_batch_curve(shape.id)) {
+            points.push_back(&shape);
+        }
+    }
+    return points;
 }
 
 double copy_floor_us(const Problem& problem, const CopyBandwidth& copy) {

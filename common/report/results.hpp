@@ -85,6 +85,14 @@ struct RowFigures {
 
 RowFigures row_figures(const ShapeResult& shape, size_t row, TimingMode mode, const CopyBandwidth& copy);
 
+// The checked and timed step with the smallest median in `mode` (an index
+// into shape.rows), and the workbook's last step, timed in `mode` or not.
+std::optional<size_t> fastest_step(const ShapeResult& shape, TimingMode mode);
+std::optional<size_t> last_step(const ShapeResult& shape);
+
+// The shapes of the run on the batch curve (reference_shapes.hpp), in order.
+std::vector<const ShapeResult*> curve_points(const ReportRun& run);
+
 // The time one run would take at the copy bandwidth: the memory floor, in us.
 double copy_floor_us(const Problem& problem, const CopyBandwidth& copy);
 

@@ -42,7 +42,6 @@ std::string coordinate(const double value) {
 constexpr int max_ticks = 12;
 
 // Geometry of one panel, in SVG units.
-constexpr double panel_width  = 560.0;
 constexpr double panel_height = 330.0;
 constexpr double plot_left    = 62.0;   // room for the y tick labels and the axis label
 constexpr double plot_right   = 150.0;  // room for the floor labels
@@ -104,6 +103,9 @@ namespace {
 
 void render_marker(std::ostream& out, const Marker marker, const double x, const double y, const std::string& color,
                    const std::string& tooltip) {
+    if (marker == Marker::none) {
+        return;
+    }
     if (marker == Marker::circle) {
         out << "<circle cx=\"" << coordinate(x) << "\" cy=\"" << coordinate(y) << "\" r=\"3.5\" fill=\"" << color
             << "\">";
@@ -119,8 +121,8 @@ void render_marker(std::ostream& out, const Marker marker, const double x, const
     out << (marker == Marker::circle ? "</circle>\n" : "</polygon>\n");
 }
 
-void render_panel(std::ostream& out, const Panel& panel, const std::string& y_label, const double left,
-                  const double top) {
+void render_panel(std::ostream& out, const Panel& panel, const std::string& y_label, const double panel_width,
+                  const double left, const double top) {
     const double width  = panel_width - plot_left - plot_right;
     const double height = panel_height - plot_top - plot_bottom;
     const double x0     = left + plot_left;
@@ -158,7 +160,21 @@ void render_panel(std::ostream& out, const Panel& panel, const std::string& y_la
     const LogAxis axis       = log_axis(min_value, max_value);
     const auto    y_of       = [&](const double v) { return y0 + height * (1.0 - log_position(axis, v)); };
     const size_t  categories = panel.categories.size();
-    const auto    x_of       = [&](const size_t i) { return x0 + width * (static_cast<double>(i) + 0.5) / categories; };
+    const bool    numeric_x  = !panel.x_values.empty() && panel.x_values.size() == categories;
+    double        x_min = INFINITY, x_max = 0.0;
+    for (const double x : panel.x_values) {
+        x_min = std::min(x_min, x);
+        x_max = std::max(x_max, x);
+    }
+    // On a numeric axis, half a category's share of the width is left at either end, as on a categorical one.
+    const double x_span   = numeric_x && x_max > x_min ? std::log10(x_max / x_min) : 1.0;
+    const double x_margin = numeric_x ? 0.5 * x_span / static_cast<double>(std::max<size_t>(categories - 1, 1)) : 0.0;
+    const auto   x_at     = [&](const double value) {
+        return x0 + width * (std::log10(value / x_min) + x_margin) / (x_span + 2.0 * x_margin);
+    };
+    const auto x_of = [&](const size_t i) {
+        return numeric_x ? x_at(panel.x_values[i]) : x0 + width * (static_cast<double>(i) + 0.5) / categories;
+    };
 
     for (const double tick : axis.ticks) {
         const double y = y_of(tick);
@@ -169,9 +185,32 @@ void render_panel(std::ostream& out, const Panel& panel, const std::string& y_la
     }
     out << "<text transform=\"translate(" << coordinate(left + 14) << ',' << coordinate(y0 + height / 2)
         << ") rotate(-90)\" class=\"note\" text-anchor=\"middle\">" << xml_escape(y_label) << "</text>\n";
-    for (size_t i = 0; i < categories; ++i) {
-        out << "<text x=\"" << coordinate(x_of(i)) << "\" y=\"" << coordinate(y0 + height + 16)
-            << "\" class=\"tick\" text-anchor=\"middle\">" << xml_escape(panel.categories[i]) << "</text>\n";
+    if (numeric_x) {
+        for (const double tick : panel.x_ticks) {
+            if (!(tick >= x_min && tick <= x_max)) {
+                continue;
+            }
+            const double x = x_at(tick);
+            out << "<line x1=\"" << coordinate(x) << "\" y1=\"" << coordinate(y0) << "\" x2=\"" << coordinate(x)
+                << "\" y2=\"" << coordinate(y0 + height) << "\" class=\"grid\"/>\n";
+            out << "<text x=\"" << coordinate(x) << "\" y=\"" << coordinate(y0 + height + 16)
+                << "\" class=\"tick\" text-anchor=\"middle\">" << format("%g", tick) << "</text>\n";
+        }
+        out << "<text x=\"" << coordinate(x0 + width / 2) << "\" y=\"" << coordinate(y0 + height + 32)
+            << "\" class=\"note\" text-anchor=\"middle\">" << xml_escape(panel.x_label) << "</text>\n";
+    } else {
+        for (size_t i = 0; i < categories; ++i) {
+            out << "<text x=\"" << coordinate(x_of(i)) << "\" y=\"" << coordinate(y0 + height + 16)
+                << "\" class=\"tick\" text-anchor=\"middle\">" << xml_escape(panel.categories[i]) << "</text>\n";
+        }
+    }
+    if (!panel.annotations.empty()) {
+        out << "<text x=\"" << coordinate(x0 + 4) << "\" y=\"" << coordinate(y0 + 12) << "\" class=\"tick\">"
+            << xml_escape(panel.annotation_label) << "</text>\n";
+        for (size_t i = 0; i < categories && i < panel.annotations.size(); ++i) {
+            out << "<text x=\"" << coordinate(x_of(i)) << "\" y=\"" << coordinate(y0 + 26)
+                << "\" class=\"tick\" text-anchor=\"middle\">" << xml_escape(panel.annotations[i]) << "</text>\n";
+        }
     }
     // Floor labels sit right of the plot, nudged apart where floors lie close together.
     std::vector<double> label_ys;
@@ -201,7 +240,8 @@ void render_panel(std::ostream& out, const Panel& panel, const std::string& y_la
             const auto         flush = [&] {
                 if (count >= 2) {
                     out << "<polyline points=\"" << points.str() << "\" fill=\"none\" stroke=\"" << series.color
-                        << "\" stroke-width=\"2\"" << (series.dashed ? " stroke-dasharray=\"6,4\"" : "") << "/>\n";
+                        << "\" stroke-width=\"" << format("%g", series.stroke_width) << "\""
+                        << (series.dashed ? " stroke-dasharray=\"6,4\"" : "") << "/>\n";
                 }
                 points.str("");
                 count = 0;
@@ -254,7 +294,7 @@ std::vector<LegendPlace> legend_places(const std::vector<Series>& series, const 
 std::string render(const Chart& chart) {
     const int                      columns = std::max(chart.columns, 1);
     const size_t                   rows    = (chart.panels.size() + columns - 1) / columns;
-    const double                   width   = panel_width * columns;
+    const double                   width   = chart.panel_width * columns;
     const std::vector<LegendPlace> legend =
         chart.panels.empty() ? std::vector<LegendPlace>() : legend_places(chart.panels.front().series, width);
     const int    legend_rows = legend.empty() ? 1 : legend.back().row + 1;
@@ -289,9 +329,9 @@ std::string render(const Chart& chart) {
             << xml_escape(series.label) << "</text>\n";
     }
     for (size_t i = 0; i < chart.panels.size(); ++i) {
-        const double left = panel_width * static_cast<double>(i % columns);
+        const double left = chart.panel_width * static_cast<double>(i % columns);
         const double y    = top + panel_height * static_cast<double>(i / columns);
-        render_panel(out, chart.panels[i], chart.y_label, left, y);
+        render_panel(out, chart.panels[i], chart.y_label, chart.panel_width, left, y);
     }
     out << "</svg>\n";
     return out.str();

@@ -31,7 +31,7 @@ std::string xml_escape(const std::string& text);
 // A tick label: "0.5", "20", "1000", "1e+04".
 std::string tick_label(double value);
 
-enum class Marker { circle, diamond };
+enum class Marker { circle, diamond, none };
 
 struct Series {
     std::string                        label;
@@ -41,6 +41,7 @@ struct Series {
     Marker                             marker  = Marker::circle;
     std::vector<std::optional<double>> values;    // one per category; empty where there is none
     std::vector<std::string>           tooltips;  // one per category, shown on hover; may be empty
+    double                             stroke_width = 2.0;
 };
 
 struct Floor {
@@ -55,6 +56,16 @@ struct Panel {
     std::vector<std::string> categories;  // x-axis labels, left to right
     std::vector<Series>      series;
     std::vector<Floor>       floors;
+    // A numeric x axis instead: where x_values holds one value (> 0) per
+    // category, the categories lie at those values on a log scale, labelled
+    // at x_ticks only, with x_label under them.
+    std::vector<double> x_values;
+    std::vector<double> x_ticks;
+    std::string         x_label;
+    // One short text per category along the top of the plot (empty: none),
+    // after annotation_label at the left.
+    std::vector<std::string> annotations;
+    std::string              annotation_label;
 };
 
 struct Chart {
@@ -62,7 +73,8 @@ struct Chart {
     std::vector<std::string> notes;    // lines under the title
     std::string              y_label;  // on every panel's y axis
     std::vector<Panel>       panels;
-    int                      columns = 2;
+    int                      columns     = 2;
+    double                   panel_width = 560.0;  // in SVG units; each panel's height is fixed
 };
 
 // The whole chart as an SVG document. The legend lists the first panel's

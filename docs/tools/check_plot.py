@@ -5,10 +5,11 @@
 
 For every docs/results/NAME.csv with a NAME.svg beside it, redraws the plot
 with `solve_tri_report --replot NAME.csv` (no GPU needed) and compares; where
-a NAME-summary.md stands beside it too, compares the summary.md that the
-same replot writes. For every docs/results/A+B.svg, an overlay of the runs
-A.csv and B.csv (any number of names joined by '+'), redraws it with
-`--replot A.csv B.csv` and compares. --write replaces the committed files
+a NAME-summary.md or a NAME-curve.svg stands beside it too, compares the
+summary.md or the curve.svg (the batch curve) that the same replot writes.
+For every docs/results/A+B.svg, an overlay of the runs A.csv and B.csv (any
+number of names joined by '+'), redraws it with `--replot A.csv B.csv` and
+compares; and A+B-curve.svg with the curve.svg of that replot. --write replaces the committed files
 instead: run it after a change to the plot or summary code.
 """
 import pathlib
@@ -37,16 +38,19 @@ def main():
     for csv in sorted(RESULTS.glob("*.csv")):
         if csv.with_suffix(".svg").exists():
             checks.append((csv.with_suffix(".svg"), [csv], "results.svg"))
-            summary = csv.with_name(csv.stem + "-summary.md")
-            if summary.exists():
-                checks.append((summary, [csv], "summary.md"))
+            for suffix, name in (("-summary.md", "summary.md"), ("-curve.svg", "curve.svg")):
+                beside = csv.with_name(csv.stem + suffix)
+                if beside.exists():
+                    checks.append((beside, [csv], name))
     for overlay in sorted(RESULTS.glob("*+*.svg")):
-        csvs = [RESULTS / f"{name}.csv" for name in overlay.stem.split("+")]
+        curve = overlay.stem.endswith("-curve")
+        stem = overlay.stem[: -len("-curve")] if curve else overlay.stem
+        csvs = [RESULTS / f"{name}.csv" for name in stem.split("+")]
         missing = [csv.name for csv in csvs if not csv.exists()]
         if missing:
             print(f"FAIL: {overlay.name} is drawn from {', '.join(missing)}, which {RESULTS} does not hold")
             return 1
-        checks.append((overlay, csvs, "results.svg"))
+        checks.append((overlay, csvs, "curve.svg" if curve else "results.svg"))
     if not any(name == "results.svg" and len(csvs) == 1 for _, csvs, name in checks):
         print(f"FAIL: no results CSV with its SVG in {RESULTS}")
         return 1
@@ -56,7 +60,10 @@ def main():
         if files is None:
             return 1
         sources = " + ".join(csv.name for csv in csvs)
-        if files.get(name) == committed.read_bytes():
+        if name not in files:
+            print(f"FAIL: --replot {sources} drew no {name}, which {committed.name} holds")
+            return 1
+        if files[name] == committed.read_bytes():
             print(f"{committed.name}: as drawn from {sources}")
         elif write:
             committed.write_bytes(files[name])

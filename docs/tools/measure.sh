@@ -9,7 +9,8 @@
 # (the sm_90 machine code of every step), "ncu-warm" (Nsight Compute on warm
 # launches, and where the stalls sit), "ncu-source-k64" (where they sit at
 # k = 64, steps 13-15), "alignment" (the last step's single-float path,
-# timed), or "all" (every part but "build",
+# timed), "spills" (the last step's instances that spill, timed and
+# profiled), or "all" (every part but "build",
 # "sass" and "ncu-warm"), or "experiments" (the one-change experiments). The
 # parts build in build-measure (with -Dexperiments=true), or in the folder
 # SOLVE_TRI_BUILD names; SOLVE_TRI_STEPS="16 17" limits the step tests of part
@@ -23,7 +24,7 @@
 #                            fixed seed and a third timed shape (n = 63, k = 6: the
 #                            run-time instances), plus step 04 built without fast math
 #            report.txt      build/solve_tri_report's output; results.csv, results.svg,
-#                            summary.md
+#                            curve.svg (the batch curve), summary.md (also PART "report")
 #            microbench.txt  build/solve_tri_microbench's output
 #            sass.txt        machine-code counts per step (n = 64 instances), and
 #                            whether steps 04 and 05 compile to the same code
@@ -43,6 +44,12 @@
 #            ncu-warm-raw.tar.gz  every metric ncu collected
 #   alignment: alignment.txt  the last step on 16-byte strides and on strides only it
 #                            takes (n = 63 contiguous, n = 64 with one-float gaps), timed
+#   spills:  spills.txt      the last step's instances that spill, each at a shape that
+#                            runs it, beside the n = 64 instance of the same plan (which
+#                            does not): cuobjdump -res-usage of the step's library, the
+#                            step binary's timing case, and one warm launch of each under
+#                            Nsight Compute (local-memory sectors against global ones,
+#                            DRAM bytes, duration)
 #   ncu-source-k64: ncu-source-k64-NN.csv  stall samples per SASS instruction
 #                            (SourceCounters) of steps 13, 14 and 15's <64, 2>, warm, at
 #                            16,384 matrices with k = 64; ncu-source-k64.txt, what
@@ -270,6 +277,42 @@ if [ "$part" = alignment ]; then
         "$build/steps/$last_step/$last_step" --seed "$seed" $shape --test-case='*timing*' 2>&1
     done >"$out/alignment.txt"
     echo "alignment: $(grep -c 'Status: SUCCESS' "$out/alignment.txt") of 6 runs passed"
+fi
+
+if [ "$part" = spills ]; then
+    # INSTANCE|SHAPE: a kernel of the last step (the start of its demangled
+    # name, as a regular expression) and a shape that runs it. The spilling
+    # ones (run-time n: 60) each come before the n = 64 instance of the plan.
+    int='(\(int\))?'
+    cases=("solve_tri_persistent_kernel<${int}64, ${int}128,|--n 64 --k 128 --ne2 512 --ne3 32"
+        "solve_tri_persistent_kernel<${int}0, ${int}128,|--n 60 --k 128 --ne2 512 --ne3 32"
+        "solve_tri_persistent_kernel<${int}0, ${int}64,|--n 60 --k 64 --ne2 512 --ne3 32"
+        "solve_tri_persistent_kernel<${int}64, ${int}64,|--n 64 --k 64 --ne2 512 --ne3 32"
+        "solve_tri_kernel<${int}0, ${int}2, ${int}32,|--n 60 --k 32 --ne2 128 --ne3 128"
+        "solve_tri_kernel<${int}64, ${int}2, ${int}32,|--n 64 --k 32 --ne2 128 --ne3 128"
+        "solve_tri_kernel<${int}0, ${int}2, ${int}64,|--n 60 --k 64 --ne2 8 --ne3 32"
+        "solve_tri_kernel<${int}64, ${int}2, ${int}64,|--n 64 --k 64 --ne2 8 --ne3 32")
+    metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
+    metrics+=,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum
+    metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+    metrics+=,l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_hit.sum,launch__registers_per_thread
+    binary="$build/steps/$last_step/$last_step"
+    {
+        echo "=== cuobjdump -res-usage ($last_step's library) ==="
+        cuobjdump -res-usage "$build"/steps/"$last_step"/libstep*.a | c++filt | grep -A1 'Function' | grep -v '^--'
+        for entry in "${cases[@]}"; do
+            instance=${entry%%|*} shape=${entry##*|}
+            echo "=== $last_step $shape: $instance ==="
+            # shellcheck disable=SC2086
+            "$binary" --seed "$seed" $shape --test-case='*timing*' 2>&1
+            # shellcheck disable=SC2086
+            ncu --clock-control none --cache-control none --launch-skip 10 --launch-count 1 \
+                --kernel-name-base demangled -k "regex:step${last_step:0:2}::$instance" --metrics "$metrics" --csv \
+                "$binary" --seed "$seed" $shape --test-case='*timing*' 2>&1 | grep -E '^"(ID|[0-9])'
+        done
+    } >"$out/spills.txt" 2>&1
+    echo "spills: $(grep -c 'Status: SUCCESS' "$out/spills.txt") of ${#cases[@]} runs passed," \
+        "$(grep -c '"launch__registers_per_thread"' "$out/spills.txt") profiled"
 fi
 
 if [ "$part" = ncu-source-k64 ]; then
