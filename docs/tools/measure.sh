@@ -10,7 +10,8 @@
 # launches, and where the stalls sit), "ncu-source-k64" (where they sit at
 # k = 64, steps 13-15), "alignment" (the last step's single-float path,
 # timed), "spills" (the last step's instances that spill, timed and
-# profiled), or "all" (every part but "build",
+# profiled), "persistent-choice" (where step 21 launches its persistent
+# kernel, timed), or "all" (every part but "build",
 # "sass" and "ncu-warm"), or "experiments" (the one-change experiments). The
 # parts build in build-measure (with -Dexperiments=true), or in the folder
 # SOLVE_TRI_BUILD names; SOLVE_TRI_STEPS="16 17" limits the step tests of part
@@ -50,6 +51,11 @@
 #                            step binary's timing case, and one warm launch of each under
 #                            Nsight Compute (local-memory sectors against global ones,
 #                            DRAM bytes, duration)
+#   persistent-choice: persistent-choice.txt  step 21's binary (against step 20) about
+#                            its switch (960 to 1,056 matrices, k = 64) and where step 20
+#                            ran its other persistent kernels (k = 128; n = 60); and the
+#                            experiment 21+from_one_round against step 21 from one round
+#                            of resident blocks to the switch (544 to 960 matrices)
 #   ncu-source-k64: ncu-source-k64-NN.csv  stall samples per SASS instruction
 #                            (SourceCounters) of steps 13, 14 and 15's <64, 2>, warm, at
 #                            16,384 matrices with k = 64; ncu-source-k64.txt, what
@@ -313,6 +319,25 @@ if [ "$part" = spills ]; then
     } >"$out/spills.txt" 2>&1
     echo "spills: $(grep -c 'Status: SUCCESS' "$out/spills.txt") of ${#cases[@]} runs passed," \
         "$(grep -c '"launch__registers_per_thread"' "$out/spills.txt") profiled"
+fi
+
+if [ "$part" = persistent-choice ]; then
+    step21=$(ls -d "$build"/steps/21_*/)
+    {
+        for shape in "--n 64 --k 64 --ne2 30 --ne3 32" "--n 64 --k 64 --ne2 31 --ne3 32" \
+            "--n 64 --k 64 --ne2 32 --ne3 32" "--n 64 --k 64 --ne2 33 --ne3 32" "--n 64 --k 128 --ne2 24 --ne3 32" \
+            "--n 64 --k 128 --ne2 25 --ne3 32" "--n 64 --k 128 --ne2 512 --ne3 32" "--n 60 --k 128 --ne2 512 --ne3 32" \
+            "--n 60 --k 64 --ne2 512 --ne3 32"; do
+            echo "=== $(basename "$step21") $shape ==="
+            # shellcheck disable=SC2086
+            "$step21/$(basename "$step21")" --seed "$seed" $shape --test-case='*timing*' 2>&1
+        done
+        for ne2 in 17 20 24 26 28 30; do
+            echo "=== 21_persistent_threshold+from_one_round, $((ne2 * 32)) matrices ==="
+            "$build/steps/21_from_one_round" --seed "$seed" --n 64 --k 64 --ne2 "$ne2" --ne3 32 --test-case='*timing*' 2>&1
+        done
+    } >"$out/persistent-choice.txt"
+    echo "persistent-choice: $(grep -c 'Status: SUCCESS' "$out/persistent-choice.txt") of 15 runs passed"
 fi
 
 if [ "$part" = ncu-source-k64 ]; then

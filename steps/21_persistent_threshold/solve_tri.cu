@@ -1,16 +1,19 @@
-// Step 20: any alignment; 16-byte copies where the problem allows them, single floats elsewhere.
+// Step 21: the persistent kernel only where it beats the grid: n = 64, 64 columns, from 15/16 of two rounds.
 //
-// Steps 14 to 19 copy A (and step 19's persistent kernel B) in 16-byte chunks,
-// so they refuse any pointer or batch stride that is not a multiple of 16
-// bytes: a contiguous batch of odd n (A's matrices n * n floats apart), any
-// n * k not a multiple of 4, or a view that starts one float into a buffer.
-// ggml hands such tensors to SOLVE_TRI, and upstream's kernel, with its
-// 4-byte loads, takes them. Here the chunk is a template parameter: where A,
-// B and X and all six batch strides are multiples of 16 bytes, the launcher
-// runs step 19's kernels as they were (chunk = 4 floats); elsewhere the
-// run-time instances (any n) of its one-block-per-matrix kernel with
-// chunk = 1, copies of one float each. Which entries are copied and the
-// arithmetic are step 19's: the output is the same, bit for bit.
+// Step 19 launches its persistent kernel wherever the split is one thread per
+// column and the batch is at least twice the blocks the GPU holds at once
+// (1,056 on an H200 with 64 columns, 792 with 128), at any n. Timed on an
+// H200, that rule is wrong both ways. At 16,384 matrices the persistent
+// kernels of 128 columns and of a run-time n are slower than even step 20's
+// single-float grid: 590 against 559 us at n = 64, k = 128; 720 against 537 at
+// n = 60, k = 128; 335 against 297 at n = 60, k = 64. Those are the kernels
+// that spill. And the n = 64, 64-column kernel pays before twice the resident
+// blocks: 18.50 against the grid's 19.67 us at 1,024 matrices, a tie at 960
+// and 992, slower below. Here the persistent kernel runs only at n = 64 with
+// 64 columns, and from 15/16 of two rounds of its blocks (990 matrices on an
+// H200): from where at most one block in eight would take a single matrix.
+// Every other shape runs step 20's grid. The arithmetic is step 20's: the
+// output is the same, bit for bit.
 #include "step.cuh"
 
 #include <cuda_pipeline_primitives.h>
@@ -331,7 +334,7 @@ __global__ void __launch_bounds__(columns, persistent_blocks_per_sm(columns))
 }
 
 using Kernel = decltype(&solve_tri_kernel<0, 1, 64, wide_chunk>);
-static_assert(std::is_same_v<Kernel, decltype(&solve_tri_persistent_kernel<0, 64, wide_chunk>)>);
+static_assert(std::is_same_v<Kernel, decltype(&solve_tri_persistent_kernel<64, 64, wide_chunk>)>);
 
 // One thread per column (T = 1) needs a warp per 32 columns of every matrix;
 // from this many warps in all, the batch alone gives the GPU's schedulers
@@ -367,12 +370,6 @@ static Kernel kernel_for(const Split split) {
     }
     return split.columns == 64 ? solve_tri_kernel<n_template, 1, 64, chunk>
                                : solve_tri_kernel<n_template, 1, 128, chunk>;
-}
-
-template <int n_template>
-static Kernel persistent_kernel_for(const int columns) {
-    return columns == 64 ? solve_tri_persistent_kernel<n_template, 64, wide_chunk>
-                         : solve_tri_persistent_kernel<n_template, 128, wide_chunk>;
 }
 
 // Bytes of shared memory a persistent block of `columns` threads asks for:
@@ -434,22 +431,22 @@ static bool wide_copies_fit(const harness::Problem& p, const float* const A, con
 }
 
 // What solve_tri launches: one block per batch matrix and group of columns;
-// or, where the batch is at least twice what the GPU holds at once, that many
-// persistent blocks. Without 16-byte alignment (wide == false), the run-time
-// instance with single-float copies, one block per matrix: a persistent
-// kernel with single-float copies spills (108 and 508 bytes a thread, nvcc
-// -Xptxas -v, sm_90), and the grid's instances do not.
+// or, at n = 64 with 64 columns and a batch of at least 15/16 of twice what
+// the GPU holds at once, that many persistent blocks. Without 16-byte
+// alignment (wide == false), the run-time instance with single-float copies,
+// one block per matrix: a persistent kernel with single-float copies spills
+// (108 and 508 bytes a thread, nvcc -Xptxas -v, sm_90), and the grid's
+// instances do not.
 static harness::Launch<Kernel> plan(const harness::Problem& p, const bool wide) {
     const Split split  = split_for(p);
     const int   groups = static_cast<int>((p.k + split.columns - 1) / split.columns);
     if (!wide) {
         return {kernel_for<0, 1>(split), dim3(p.ne02 * p.ne03, groups), dim3(split.T * split.columns), 0};
     }
-    if (split.T == 1) {
-        const Kernel persistent =
-            p.n == 64 ? persistent_kernel_for<64>(split.columns) : persistent_kernel_for<0>(split.columns);
-        const int64_t blocks = resident_blocks_on_current_device(persistent, split.columns);
-        if (blocks > 0 && p.batch() > blocks) {
+    if (split.T == 1 && split.columns == 64 && p.n == 64) {
+        const Kernel  persistent = solve_tri_persistent_kernel<64, 64, wide_chunk>;
+        const int64_t blocks     = resident_blocks_on_current_device(persistent, split.columns);
+        if (blocks > 0 && 8 * p.batch() >= 15 * blocks) {
             return {persistent, dim3(blocks), dim3(split.columns), persistent_shared_bytes(split.columns)};
         }
     }
@@ -472,7 +469,8 @@ void solve_tri(const float* const A, const float* const B, float* const X, const
 
 // Shapes that run the n = 64 instances: small batches (T = 8; T = 2, 64
 // columns), large ones (T = 2, 32 columns; T = 1, 64 and 128 columns) and, on
-// an H200, ones large enough for the persistent kernel (64 and 128 columns).
+// an H200, ones large enough for the persistent kernel (64 columns; with 128,
+// the grid again).
 const harness::Shape specialized[] = {{64, 6, 3, 2},    {64, 64, 3, 2},    {64, 128, 3, 2},  {64, 32, 32, 32},
                                       {64, 64, 32, 16}, {64, 128, 16, 16}, {64, 64, 64, 64}, {64, 128, 64, 64}};
 
