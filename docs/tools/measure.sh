@@ -322,15 +322,14 @@ if [ "$part" = spills ]; then
 fi
 
 if [ "$part" = persistent-choice ]; then
-    step21=$(ls -d "$build"/steps/21_*/)
     {
         for shape in "--n 64 --k 64 --ne2 30 --ne3 32" "--n 64 --k 64 --ne2 31 --ne3 32" \
             "--n 64 --k 64 --ne2 32 --ne3 32" "--n 64 --k 64 --ne2 33 --ne3 32" "--n 64 --k 128 --ne2 24 --ne3 32" \
             "--n 64 --k 128 --ne2 25 --ne3 32" "--n 64 --k 128 --ne2 512 --ne3 32" "--n 60 --k 128 --ne2 512 --ne3 32" \
             "--n 60 --k 64 --ne2 512 --ne3 32"; do
-            echo "=== $(basename "$step21") $shape ==="
+            echo "=== 21_persistent_threshold $shape ==="
             # shellcheck disable=SC2086
-            "$step21/$(basename "$step21")" --seed "$seed" $shape --test-case='*timing*' 2>&1
+            "$build/steps/21_persistent_threshold/21_persistent_threshold" --seed "$seed" $shape --test-case='*timing*' 2>&1
         done
         for ne2 in 17 20 24 26 28 30; do
             echo "=== 21_persistent_threshold+from_one_round, $((ne2 * 32)) matrices ==="
