@@ -163,8 +163,8 @@ void print_curve(std::ostream& out, const ReportRun& run) {
     for (const TimingMode mode : run.modes) {
         out << "\n  " << mode_name(mode) << ": median us/run; last / fastest = the last step's time over the fastest "
             << "step's\n";
-        std::snprintf(line, sizeof(line), "  %9s  %-24s %9s %18s %14s %9s %13s %11s\n", "matrices", "fastest step",
-                      "us", last_name.substr(0, 18).c_str(), "last / fastest", "cuBLAS", "empty kernel", "copy floor");
+        std::snprintf(line, sizeof(line), "  %9s  %-24s %9s %24s %14s %9s %13s %11s\n", "matrices", "fastest step",
+                      "us", last_name.substr(0, 24).c_str(), "last / fastest", "cuBLAS", "empty kernel", "copy floor");
         out << line;
         for (const ShapeResult* const point : points) {
             const std::optional<size_t> fastest = fastest_step(*point, mode);
@@ -189,7 +189,7 @@ void print_curve(std::ostream& out, const ReportRun& run) {
                 std::snprintf(text, sizeof(text), "%.2f", copy_floor_us(point->problem, run.copy));
                 copy_floor = text;
             }
-            std::snprintf(line, sizeof(line), "  %9lld  %-24s %9s %18s %14s %9s %13s %11s\n",
+            std::snprintf(line, sizeof(line), "  %9lld  %-24s %9s %24s %14s %9s %13s %11s\n",
                           static_cast<long long>(point->problem.batch()),
                           fastest ? point->rows[*fastest].name.c_str() : "none timed",
                           fastest ? us_text(point->rows[*fastest], mode).c_str() : "-",
