@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <string>
 
 namespace harness {
@@ -286,33 +287,41 @@ svg::Panel curve_panel(const std::vector<const ShapeResult*>& points, const std:
     return panel;
 }
 
-// A line through the points of the row named `name` in `mode`, with a tooltip per point.
-svg::Series curve_series(const std::vector<const ShapeResult*>& points, const std::string& name, const TimingMode mode,
-                         svg::Series series, const std::string& tooltip_prefix) {
+// What a curve's series shows at one point, in us; nothing where it has no value.
+using PointValue = std::function<std::optional<double>(const ShapeResult&)>;
+
+// A line through the values `value` gives at `points` (null where a run has
+// no such point), each with a tooltip naming `what`, the batch and the time.
+svg::Series curve_series(const std::vector<const ShapeResult*>& points, const PointValue& value,
+                         const std::string& what, svg::Series series) {
     for (const ShapeResult* const point : points) {
-        const auto                  row = std::find_if(point->rows.begin(), point->rows.end(),
-                                                       [&](const RowResult& candidate) { return candidate.name == name; });
-        const std::optional<Timing> timing =
-            row != point->rows.end() && row->status == RowStatus::measured ? row->timing(mode) : std::nullopt;
-        series.values.push_back(timing ? std::optional<double>(timing->median_us) : std::nullopt);
-        series.tooltips.push_back(timing ? tooltip_prefix + name + " at " + std::to_string(point->problem.batch()) +
-                                               " matrices: " + format_us(timing->median_us)
-                                         : std::string());
+        const std::optional<double> us = point != nullptr ? value(*point) : std::nullopt;
+        series.values.push_back(us);
+        series.tooltips.push_back(us ? what + " at " + std::to_string(point->problem.batch()) +
+                                           " matrices: " + format_us(*us)
+                                     : std::string());
     }
     return series;
 }
 
-// The copy floor at the points whose data exceeds the L2.
-svg::Series copy_floor_series(const std::vector<const ShapeResult*>& points, const CopyBandwidth& copy,
-                              svg::Series series) {
-    for (const ShapeResult* const point : points) {
-        const double floor_us = copy_floor_us(point->problem, copy);
-        series.values.push_back(point->memory_bound && floor_us > 0.0 ? std::optional<double>(floor_us) : std::nullopt);
-        series.tooltips.push_back(point->memory_bound ? series.label + " at " + std::to_string(point->problem.batch()) +
-                                                            " matrices: " + format_us(floor_us)
-                                                      : std::string());
-    }
-    return series;
+// The median in `mode` of the row named `name`, where it was checked and timed.
+PointValue row_us(const std::string& name, const TimingMode mode) {
+    return [name, mode](const ShapeResult& point) -> std::optional<double> {
+        for (const RowResult& row : point.rows) {
+            if (row.name == name && row.status == RowStatus::measured && row.timing(mode)) {
+                return row.timing(mode)->median_us;
+            }
+        }
+        return std::nullopt;
+    };
+}
+
+// The copy floor, where the point's data exceeds the L2.
+PointValue copy_floor_at(const CopyBandwidth& copy) {
+    return [copy](const ShapeResult& point) -> std::optional<double> {
+        const double floor_us = copy_floor_us(point.problem, copy);
+        return point.memory_bound && floor_us > 0.0 ? std::optional<double>(floor_us) : std::nullopt;
+    };
 }
 
 }  // namespace
@@ -333,8 +342,10 @@ bool write_curve_plot(std::ostream& out, const ReportRun& run) {
     chart.notes.push_back(
         "steps light to dark in order, the last in red; the number along the top of a panel is the "
         "fastest step at that batch; copy floor where the data exceeds the L2");
-    const ShapeResult&          first = *points.front();
-    const std::optional<size_t> last  = last_step(first);
+    const ShapeResult&          first      = *points.front();
+    const std::optional<size_t> last       = last_step(first);
+    const size_t                step_count = std::count_if(first.rows.begin(), first.rows.end(),
+                                                           [](const RowResult& row) { return row.kind == RowKind::step; });
     for (const TimingMode mode : run.modes) {
         svg::Panel panel = curve_panel(
             points, std::string(mode_name(mode)) + (mode == TimingMode::back_to_back ? ": launch overhead included"
@@ -343,10 +354,6 @@ bool write_curve_plot(std::ostream& out, const ReportRun& run) {
         for (const ShapeResult* const point : points) {
             const std::optional<size_t> fastest = fastest_step(*point, mode);
             panel.annotations.push_back(fastest ? short_label(point->rows[*fastest]) : std::string());
-        }
-        size_t step_count = 0;
-        for (const RowResult& row : first.rows) {
-            step_count += row.kind == RowKind::step ? 1 : 0;
         }
         for (size_t r = 0; r < first.rows.size(); ++r) {
             const RowResult& row = first.rows[r];
@@ -362,21 +369,22 @@ bool write_curve_plot(std::ostream& out, const ReportRun& run) {
                                {},
                                {},
                                is_last ? 2.5 : 1.2};
-            panel.series.push_back(curve_series(points, row.name, mode, series, ""));
+            panel.series.push_back(curve_series(points, row_us(row.name, mode), row.name, series));
         }
         for (const RowResult& row : first.rows) {
             if (row.kind == RowKind::cublas) {
                 panel.series.push_back(
-                    curve_series(points, row.name, mode,
-                                 {"cuBLAS", cublas_color, true, true, svg::Marker::diamond, {}, {}, 1.5}, ""));
+                    curve_series(points, row_us(row.name, mode), row.name,
+                                 {"cuBLAS", cublas_color, true, true, svg::Marker::diamond, {}, {}, 1.5}));
             } else if (row.kind == RowKind::empty_kernel) {
                 panel.series.push_back(
-                    curve_series(points, row.name, mode,
-                                 {"empty kernel", empty_color, true, true, svg::Marker::none, {}, {}, 1.5}, ""));
+                    curve_series(points, row_us(row.name, mode), row.name,
+                                 {"empty kernel", empty_color, true, true, svg::Marker::none, {}, {}, 1.5}));
             }
         }
-        panel.series.push_back(copy_floor_series(
-            points, run.copy, {"copy floor", copy_floor_color, true, true, svg::Marker::none, {}, {}, 1.5}));
+        panel.series.push_back(
+            curve_series(points, copy_floor_at(run.copy), "copy floor",
+                         {"copy floor", copy_floor_color, true, true, svg::Marker::none, {}, {}, 1.5}));
         chart.panels.push_back(panel);
     }
     out << svg::render(chart);
@@ -417,6 +425,7 @@ bool write_overlay_curve_plot(std::ostream& out, const std::vector<LabelledRun>&
             }
         }
     }
+    const std::vector<RowResult> no_rows;
     for (const TimingMode mode : modes) {
         svg::Panel panel = curve_panel(axis_points, mode_name(mode));
         for (size_t r = 0; r < runs.size(); ++r) {
@@ -431,42 +440,24 @@ bool write_overlay_curve_plot(std::ostream& out, const std::vector<LabelledRun>&
                 });
                 aligned.push_back(match != points.end() ? *match : nullptr);
             }
-            const auto values_of = [&](const auto& pick, svg::Series series) {
-                for (size_t i = 0; i < aligned.size(); ++i) {
-                    const std::optional<double> us = aligned[i] != nullptr ? pick(*aligned[i]) : std::nullopt;
-                    series.values.push_back(us);
-                    series.tooltips.push_back(us ? series.label + " at " + panel.categories[i] +
-                                                       " matrices: " + format_us(*us)
-                                                 : std::string());
+            const std::string last_name  = !points.empty() && last_step(*points.front())
+                                               ? points.front()->rows[*last_step(*points.front())].name
+                                               : std::string("last step");
+            const std::string step_label = of + ": " + last_name.substr(0, 2);
+            panel.series.push_back(curve_series(aligned, row_us(last_name, mode), step_label,
+                                                {step_label, color, false, true, svg::Marker::circle, {}, {}, 2.0}));
+            std::string cublas_name;  // no row has an empty name
+            for (const RowResult& row : points.empty() ? no_rows : points.front()->rows) {
+                if (row.kind == RowKind::cublas) {
+                    cublas_name = row.name;
                 }
-                return series;
-            };
-            const auto row_us = [mode](const ShapeResult& point, const RowKind kind) -> std::optional<double> {
-                std::optional<double> us;
-                for (size_t r = 0; r < point.rows.size(); ++r) {
-                    const RowResult& row = point.rows[r];
-                    const bool       wanted =
-                        kind == RowKind::step ? last_step(point) == std::optional<size_t>(r) : row.kind == kind;
-                    if (wanted && row.status == RowStatus::measured && row.timing(mode)) {
-                        us = row.timing(mode)->median_us;
-                    }
-                }
-                return us;
-            };
-            const std::string last_name = !points.empty() && last_step(*points.front())
-                                              ? points.front()->rows[*last_step(*points.front())].name
-                                              : std::string("last step");
+            }
             panel.series.push_back(
-                values_of([&](const ShapeResult& point) { return row_us(point, RowKind::step); },
-                          {of + ": " + last_name.substr(0, 2), color, false, true, svg::Marker::circle, {}, {}, 2.0}));
-            panel.series.push_back(values_of([&](const ShapeResult& point) { return row_us(point, RowKind::cublas); },
-                                             {of + ": cuBLAS", color, true, true, svg::Marker::diamond, {}, {}, 1.5}));
-            panel.series.push_back(values_of(
-                [&](const ShapeResult& point) -> std::optional<double> {
-                    const double floor_us = copy_floor_us(point.problem, runs[r].run.copy);
-                    return point.memory_bound && floor_us > 0.0 ? std::optional<double>(floor_us) : std::nullopt;
-                },
-                {of + ": copy floor", color, true, true, svg::Marker::none, {}, {}, 1.0}));
+                curve_series(aligned, row_us(cublas_name, mode), of + ": cuBLAS",
+                             {of + ": cuBLAS", color, true, true, svg::Marker::diamond, {}, {}, 1.5}));
+            panel.series.push_back(
+                curve_series(aligned, copy_floor_at(runs[r].run.copy), of + ": copy floor",
+                             {of + ": copy floor", color, true, true, svg::Marker::none, {}, {}, 1.0}));
         }
         chart.panels.push_back(panel);
     }

@@ -105,17 +105,12 @@ void write_model_table(std::ostream& out, const ShapeResult& model, const std::v
         << "| Mode | Kernel | Duration (us/run) | Throughput (GB/s) | Speed-up over cuBLAS |\n"
         << "|---|---|---:|---:|---:|\n";
     for (const TimingMode mode : modes) {
-        const RowResult* best   = nullptr;
-        const RowResult* cublas = nullptr;
+        const std::optional<size_t> fastest = fastest_step(model, mode);
+        const RowResult* const      best    = fastest ? &model.rows[*fastest] : nullptr;
+        const RowResult*            cublas  = nullptr;
         for (const RowResult& row : model.rows) {
-            if (!row.timing(mode) || row.status != RowStatus::measured) {
-                continue;
-            }
-            if (row.kind == RowKind::cublas) {
+            if (row.kind == RowKind::cublas && row.timing(mode) && row.status == RowStatus::measured) {
                 cublas = &row;
-            } else if (row.kind == RowKind::step &&
-                       (best == nullptr || row.timing(mode)->median_us < best->timing(mode)->median_us)) {
-                best = &row;
             }
         }
         for (const RowResult* const row : {best, cublas}) {
