@@ -11,7 +11,9 @@
 # k = 64, steps 13-15), "alignment" (the last step's single-float path,
 # timed), "spills" (the last step's instances that spill, timed and
 # profiled), "persistent-choice" (where step 21 launches its persistent
-# kernel, timed), or "all" (every part but "build",
+# kernel, timed), "occupancy" (step 21's persistent kernel at six blocks per
+# SM against four, timed, and where its stalls sit), "no-spills" (step 22
+# against step 21 at n = 60 and 62, timed and profiled), or "all" (every part but "build",
 # "sass" and "ncu-warm"), or "experiments" (the one-change experiments). The
 # parts build in build-measure (with -Dexperiments=true), or in the folder
 # SOLVE_TRI_BUILD names; SOLVE_TRI_STEPS="16 17" limits the step tests of part
@@ -56,6 +58,17 @@
 #                            ran its other persistent kernels (k = 128; n = 60); and the
 #                            experiment 21+from_one_round against step 21 from one round
 #                            of resident blocks to the switch (544 to 960 matrices)
+#   occupancy: occupancy.txt  the experiments 21+six_blocks and 21+packed_four_blocks,
+#                            each checked against step 21 (bit for bit) and timed against
+#                            it at 1,024 to 16,384 matrices (k = 64);
+#                            ncu-source-persistent-21.csv, -six.csv: stall samples per SASS
+#                            instruction of step 21's persistent kernel and of six_blocks',
+#                            warm, at 16,384 matrices; ncu-source-persistent.txt, what
+#                            stalls_by_instruction.py reads in them
+#   no-spills: no-spills.txt  step 22's binary (against step 21) at n = 60 and n = 62,
+#                            small and large batches, and one warm launch of each step's
+#                            kernel at three of them under Nsight Compute (local-memory
+#                            and global sectors, registers, duration)
 #   ncu-source-k64: ncu-source-k64-NN.csv  stall samples per SASS instruction
 #                            (SourceCounters) of steps 13, 14 and 15's <64, 2>, warm, at
 #                            16,384 matrices with k = 64; ncu-source-k64.txt, what
@@ -321,6 +334,43 @@ if [ "$part" = spills ]; then
         "$(grep -c '"launch__registers_per_thread"' "$out/spills.txt") profiled"
 fi
 
+if [ "$part" = no-spills ]; then
+    # Step 22 against step 21 where n is not 64: n = 60 (a multiple of 4:
+    # the 16-byte instances, which spill in step 21 with two threads per
+    # column) and n = 62 (contiguous, 16-byte aligned: step 21's 16-byte
+    # copies of a flat A, step 22's single floats by rows), each at a small
+    # and a large batch; then one warm launch of each step's run-time
+    # instance (<0, ...>: the reference shapes the timing case also runs are
+    # n = 64) under Nsight Compute at three of them (local-memory sectors
+    # against global ones, duration).
+    shapes=("--n 60 --k 6 --ne2 4 --ne3 2" "--n 60 --k 64 --ne2 8 --ne3 32" "--n 60 --k 32 --ne2 128 --ne3 128"
+        "--n 60 --k 64 --ne2 512 --ne3 32" "--n 62 --k 6 --ne2 4 --ne3 2" "--n 62 --k 64 --ne2 8 --ne3 32"
+        "--n 62 --k 32 --ne2 128 --ne3 128" "--n 62 --k 64 --ne2 512 --ne3 32")
+    metrics=gpu__time_duration.sum,launch__registers_per_thread
+    metrics+=,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum
+    metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+    binary="$build/steps/22_sixteen_byte_rows/22_sixteen_byte_rows"
+    {
+        for shape in "${shapes[@]}"; do
+            echo "=== 22_sixteen_byte_rows $shape ==="
+            # shellcheck disable=SC2086
+            "$binary" --seed "$seed" $shape --test-case='*timing*' 2>&1
+        done
+        for shape in "--n 60 --k 64 --ne2 8 --ne3 32" "--n 60 --k 32 --ne2 128 --ne3 128" \
+            "--n 62 --k 32 --ne2 128 --ne3 128"; do
+            for step in 21 22; do
+                echo "=== step $step $shape: Nsight Compute, 11th launch ==="
+                # shellcheck disable=SC2086
+                ncu --clock-control none --cache-control none --launch-skip 10 --launch-count 1 \
+                    --kernel-name-base demangled -k "regex:step$step::solve_tri_kernel<(\\(int\\))?0," --metrics "$metrics" --csv \
+                    "$binary" --seed "$seed" $shape --test-case='*timing*' 2>&1 | grep -E '^"(ID|[0-9])'
+            done
+        done
+    } >"$out/no-spills.txt" 2>&1
+    echo "no-spills: $(grep -c 'Status: SUCCESS' "$out/no-spills.txt") of ${#shapes[@]} runs passed," \
+        "$(grep -c '"launch__registers_per_thread"' "$out/no-spills.txt") profiled"
+fi
+
 if [ "$part" = persistent-choice ]; then
     {
         for shape in "--n 64 --k 64 --ne2 30 --ne3 32" "--n 64 --k 64 --ne2 31 --ne3 32" \
@@ -337,6 +387,33 @@ if [ "$part" = persistent-choice ]; then
         done
     } >"$out/persistent-choice.txt"
     echo "persistent-choice: $(grep -c 'Status: SUCCESS' "$out/persistent-choice.txt") of 15 runs passed"
+fi
+
+if [ "$part" = occupancy ]; then
+    # Step 21's persistent kernel with six blocks per SM against four: the
+    # experiments 21+six_blocks and 21+packed_four_blocks, each against step
+    # 21, from below the switch to 16,384 matrices (k = 64); then where the
+    # stalls sit in step 21's persistent kernel and in six_blocks' at 16,384
+    # matrices, the 11th launch of each (warm).
+    {
+        for variant in six_blocks packed_four_blocks; do
+            echo "=== 21_persistent_threshold+$variant against step 21 ==="
+            "$build/steps/21_$variant" --seed "$seed" --test-case='*against the previous*' 2>&1
+            for ne2 in 32 40 48 64 128 512; do
+                echo "=== 21_persistent_threshold+$variant, $((ne2 * 32)) matrices ==="
+                "$build/steps/21_$variant" --seed "$seed" --n 64 --k 64 --ne2 "$ne2" --ne3 32 --test-case='*timing*' 2>&1
+            done
+        done
+    } >"$out/occupancy.txt"
+    echo "occupancy: $(grep -c 'Status: SUCCESS' "$out/occupancy.txt") of 14 runs passed"
+    mkdir -p "$out/raw"
+    source_counters ncu-source-persistent-21 10 "step21::solve_tri_persistent_kernel" \
+        "$build/steps/21_six_blocks" --seed "$seed" --n 64 --k 64 --ne2 512 --ne3 32 --test-case='*timing*'
+    source_counters ncu-source-persistent-six 10 "step21_variant::solve_tri_persistent_kernel" \
+        "$build/steps/21_six_blocks" --seed "$seed" --n 64 --k 64 --ne2 512 --ne3 32 --test-case='*timing*'
+    (cd "$out" && python3 "$OLDPWD/docs/tools/stalls_by_instruction.py" ncu-source-persistent-21.csv \
+        ncu-source-persistent-six.csv >ncu-source-persistent.txt)
+    tar -czf "$out/ncu-source-persistent-raw.tar.gz" -C "$out/raw" . && rm -rf "$out/raw"
 fi
 
 if [ "$part" = ncu-source-k64 ]; then
