@@ -8,12 +8,13 @@
 // single-float grid: 590 against 559 us at n = 64, k = 128; 720 against 537 at
 // n = 60, k = 128; 335 against 297 at n = 60, k = 64. Those are the kernels
 // that spill. And the n = 64, 64-column kernel pays before twice the resident
-// blocks: 18.50 against the grid's 19.67 us at 1,024 matrices, a tie at 960
-// and 992, slower below. Here the persistent kernel runs only at n = 64 with
-// 64 columns, and from 15/16 of two rounds of its blocks (990 matrices on an
-// H200): from where at most one block in eight would take a single matrix.
-// Every other shape runs step 20's grid. The arithmetic is step 20's: the
-// output is the same, bit for bit.
+// blocks: at 1,024 matrices, inputs rotated, 20.36 against the grid's 21.81 us
+// back to back; L2-hot the two are within a few per cent from 960 to 1,056
+// matrices, and the grid is faster below. Here the persistent kernel runs
+// only at n = 64 with 64 columns, and from 15/16 of two rounds of its blocks
+// (990 matrices on an H200): from where at most one block in eight would take
+// a single matrix. Every other shape runs step 20's grid. The arithmetic is
+// step 20's: the output is the same, bit for bit.
 #include "step.cuh"
 
 #include <cuda_pipeline_primitives.h>
