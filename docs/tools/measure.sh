@@ -338,7 +338,8 @@ if [ "$part" = no-spills ]; then
     # Step 22 against step 21 where n is not 64: n = 60 (a multiple of 4:
     # the 16-byte instances, which spill in step 21 with two threads per
     # column) and n = 62 (contiguous, 16-byte aligned: step 21's 16-byte
-    # copies of a flat A, step 22's single floats by rows), each at a small
+    # instances, which copy a flat A a float at a time, against step 22's
+    # single floats by rows), each at a small
     # and a large batch; then one warm launch of each step's run-time
     # instance (<0, ...>: the reference shapes the timing case also runs are
     # n = 64) under Nsight Compute at three of them (local-memory sectors
