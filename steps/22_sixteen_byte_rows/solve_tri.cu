@@ -3,9 +3,9 @@
 // Step 21 launches its 16-byte instances wherever the pointers and batch
 // strides are 16-byte aligned, whatever n. Where n is not a multiple of 4, the
 // rows of A do not start on 16-byte boundaries, so copy_a then takes A as one
-// flat array of 4-float pieces, each copied as four single floats with its own
-// row and column. Every instance of a run-time n carries that path beside the
-// copy by rows, and in
+// flat array of 4-float pieces, each copied as up to four single floats (those
+// at or below the diagonal). Every 16-byte instance of a run-time n carries
+// that path beside the copy by rows, and in
 // the two with two threads per column, <0, 2, 32, 4> and <0, 2, 64, 4>, it
 // costs 76 bytes of spills a thread (nvcc -Xptxas -v, sm_90), which every
 // launch pays, whatever n. Here 16-byte copies also need n to be a multiple
