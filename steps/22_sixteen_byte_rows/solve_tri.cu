@@ -5,14 +5,14 @@
 // rows of A do not start on 16-byte boundaries, so copy_a then takes A as one
 // flat array of 4-float pieces, each copied as up to four single floats (those
 // at or below the diagonal). Every 16-byte instance of a run-time n carries
-// that path beside the copy by rows, and in
-// the two with two threads per column, <0, 2, 32, 4> and <0, 2, 64, 4>, it
-// costs 76 bytes of spills a thread (nvcc -Xptxas -v, sm_90), which every
-// launch pays, whatever n. Here 16-byte copies also need n to be a multiple
-// of 4; any other n runs the single-float instances, which copy by rows as
-// well. The 16-byte instances of the grid then hold only the copy by rows,
-// and none spills. The arithmetic is step 21's: the output is the same, bit
-// for bit.
+// that path beside the copy by rows, and in the two with two threads per
+// column, <0, 2, 32, 4> and <0, 2, 64, 4>, it costs 76 bytes of spills a
+// thread (nvcc -Xptxas -v, sm_90), which every launch pays, whatever n. Here
+// 16-byte copies also need n to be a multiple of 4; any other n runs the
+// single-float instances, which copy by rows as well. The 16-byte instances of
+// the grid then hold only the copy by rows, and none spills; no chunk crosses
+// a row, so the split into single floats goes. The arithmetic is step 21's:
+// the output is the same, bit for bit.
 #include "step.cuh"
 
 #include <cuda_pipeline_primitives.h>
@@ -58,8 +58,8 @@ constexpr int wide_chunk = 16 / static_cast<int>(sizeof(float));
 // sA[r * a_stride], with cp.async: thread tid of the block takes every
 // threads-th chunk of `chunk` floats. Nothing waits here. With by_rows (a block of 64
 // or more threads), thread r copies row r instead, each chunk at a fixed
-// offset from the row's start: n must be a multiple of chunk, as the plan
-// makes it.
+// offset from the row's start. Either way n must be a multiple of chunk, as
+// the plan makes it, so that no chunk crosses a row.
 template <int threads, int chunk, bool by_rows = threads >= max_n>
 __device__ __forceinline__ void copy_a(const float* const A_batch, float* const sA, const int n, const int tid) {
     if constexpr (by_rows) {
@@ -80,26 +80,13 @@ __device__ __forceinline__ void copy_a(const float* const A_batch, float* const 
         if (e >= elements) {
             continue;
         }
-        int row = e / n;
-        int c   = e % n;
+        const int row = e / n;
+        const int c   = e % n;
         // Wholly above the diagonal: never read, so never copied.
         if (c > row && c + chunk - 1 < n) {
             continue;
         }
-        if (n % chunk == 0) {
-            __pipeline_memcpy_async(&sA[row * a_stride + c], &A_batch[e], chunk * sizeof(float));
-        } else {
-#pragma unroll
-            for (int q = 0; q < chunk; ++q) {
-                if (c <= row && e + q < elements) {
-                    __pipeline_memcpy_async(&sA[row * a_stride + c], &A_batch[e + q], sizeof(float));
-                }
-                if (++c == n) {
-                    c = 0;
-                    ++row;
-                }
-            }
-        }
+        __pipeline_memcpy_async(&sA[row * a_stride + c], &A_batch[e], chunk * sizeof(float));
     }
 }
 
