@@ -140,6 +140,16 @@ source_counters() {
     echo "ncu SourceCounters $name: exit $? ($(wc -l <"$out/$name.csv") lines)"
 }
 
+# warm_metrics REGEX METRICS COMMAND...: Nsight Compute's METRICS of one warm
+# launch, the 11th of the kernels whose demangled name matches REGEX that
+# COMMAND runs, as CSV rows.
+warm_metrics() {
+    local regex=$1 metrics=$2
+    shift 2
+    ncu --clock-control none --cache-control none --launch-skip 10 --launch-count 1 \
+        --kernel-name-base demangled -k "regex:$regex" --metrics "$metrics" --csv "$@" 2>&1 | grep -E '^"(ID|[0-9])'
+}
+
 if [ "$part" = all ] || [ "$part" = run ]; then
     { [ -d "$build-ieee" ] || meson setup "$build-ieee" -Dgpu_arch="$arch" -Dfast_math=false; } >>"$out/setup.txt" 2>&1 &&
         ninja -C "$build-ieee" steps/04_fmaf_reciprocal/04_fmaf_reciprocal >>"$out/setup.txt" 2>&1 ||
@@ -325,9 +335,7 @@ if [ "$part" = spills ]; then
             # shellcheck disable=SC2086
             "$binary" --seed "$seed" $shape --test-case='*timing*' 2>&1
             # shellcheck disable=SC2086
-            ncu --clock-control none --cache-control none --launch-skip 10 --launch-count 1 \
-                --kernel-name-base demangled -k "regex:step${last_step:0:2}::$instance" --metrics "$metrics" --csv \
-                "$binary" --seed "$seed" $shape --test-case='*timing*' 2>&1 | grep -E '^"(ID|[0-9])'
+            warm_metrics "step${last_step:0:2}::$instance" "$metrics" "$binary" --seed "$seed" $shape --test-case='*timing*'
         done
     } >"$out/spills.txt" 2>&1
     echo "spills: $(grep -c 'Status: SUCCESS' "$out/spills.txt") of ${#cases[@]} runs passed," \
@@ -339,11 +347,10 @@ if [ "$part" = no-spills ]; then
     # the 16-byte instances, which spill in step 21 with two threads per
     # column) and n = 62 (contiguous, 16-byte aligned: step 21's 16-byte
     # instances, which copy a flat A a float at a time, against step 22's
-    # single floats by rows), each at a small
-    # and a large batch; then one warm launch of each step's run-time
-    # instance (<0, ...>: the reference shapes the timing case also runs are
-    # n = 64) under Nsight Compute at three of them (local-memory sectors
-    # against global ones, duration).
+    # single floats by rows), each at a small and a large batch; then one
+    # warm launch of each step's run-time instance (<0, ...>: the reference
+    # shapes the timing case also runs are n = 64) under Nsight Compute at
+    # three of them (local-memory sectors against global ones, duration).
     shapes=("--n 60 --k 6 --ne2 4 --ne3 2" "--n 60 --k 64 --ne2 8 --ne3 32" "--n 60 --k 32 --ne2 128 --ne3 128"
         "--n 60 --k 64 --ne2 512 --ne3 32" "--n 62 --k 6 --ne2 4 --ne3 2" "--n 62 --k 64 --ne2 8 --ne3 32"
         "--n 62 --k 32 --ne2 128 --ne3 128" "--n 62 --k 64 --ne2 512 --ne3 32")
@@ -362,9 +369,8 @@ if [ "$part" = no-spills ]; then
             for step in 21 22; do
                 echo "=== step $step $shape: Nsight Compute, 11th launch ==="
                 # shellcheck disable=SC2086
-                ncu --clock-control none --cache-control none --launch-skip 10 --launch-count 1 \
-                    --kernel-name-base demangled -k "regex:step$step::solve_tri_kernel<(\\(int\\))?0," --metrics "$metrics" --csv \
-                    "$binary" --seed "$seed" $shape --test-case='*timing*' 2>&1 | grep -E '^"(ID|[0-9])'
+                warm_metrics "step$step::solve_tri_kernel<(\\(int\\))?0," "$metrics" "$binary" --seed "$seed" $shape \
+                    --test-case='*timing*'
             done
         done
     } >"$out/no-spills.txt" 2>&1
