@@ -13,7 +13,9 @@
 # profiled), "persistent-choice" (where step 21 launches its persistent
 # kernel, timed), "occupancy" (step 21's persistent kernel at six blocks per
 # SM against four, timed, and where its stalls sit), "no-spills" (step 22
-# against step 21 at n = 60 and 62, timed and profiled), or "all" (every part but "build",
+# against step 21 at n = 60 and 62, timed and profiled), "loads-and-stages" (step
+# 22's experiments on where B's loads and A's copy meet, timed, and where
+# each issues B's loads), or "all" (every part but "build",
 # "sass" and "ncu-warm"), or "experiments" (the one-change experiments). The
 # parts build in build-measure (with -Dexperiments=true), or in the folder
 # SOLVE_TRI_BUILD names; SOLVE_TRI_STEPS="16 17" limits the step tests of part
@@ -69,6 +71,13 @@
 #                            small and large batches, and one warm launch of each step's
 #                            kernel at three of them under Nsight Compute (local-memory
 #                            and global sectors, registers, duration)
+#   loads-and-stages: loads-and-stages.txt  step 22's experiments b_loads_first,
+#                            staged_columns and staged_one_wait, each against step 22,
+#                            along the batch curve of n = k = 64, at k = 32 and at
+#                            n = 60, 62 and 63; sass-sm90-22-experiments.txt.gz, the
+#                            sm_90 listing of step 22 and the three;
+#                            loads-before-wait.txt, where each kernel issues B's loads
+#                            against its wait for A (docs/tools/loads_before_wait.py)
 #   ncu-source-k64: ncu-source-k64-NN.csv  stall samples per SASS instruction
 #                            (SourceCounters) of steps 13, 14 and 15's <64, 2>, warm, at
 #                            16,384 matrices with k = 64; ncu-source-k64.txt, what
@@ -376,6 +385,38 @@ if [ "$part" = no-spills ]; then
     } >"$out/no-spills.txt" 2>&1
     echo "no-spills: $(grep -c 'Status: SUCCESS' "$out/no-spills.txt") of ${#shapes[@]} runs passed," \
         "$(grep -c '"launch__registers_per_thread"' "$out/no-spills.txt") profiled"
+fi
+
+if [ "$part" = loads-and-stages ]; then
+    # Step 22's experiments b_loads_first, staged_columns and staged_one_wait,
+    # each against step 22, at n = 64 along the batch curve and at k = 32,
+    # and at run-time n (60, 62, 63); then the sm_90 listing of step 22 and
+    # the three, and where each kernel issues its loads of B against its wait
+    # for A (docs/tools/loads_before_wait.py).
+    shapes=("--n 64 --k 64 --ne2 1 --ne3 8" "--n 64 --k 64 --ne2 4 --ne3 32" "--n 64 --k 64 --ne2 8 --ne3 32"
+        "--n 64 --k 64 --ne2 16 --ne3 32" "--n 64 --k 32 --ne2 128 --ne3 128" "--n 63 --k 6 --ne2 4 --ne3 2"
+        "--n 62 --k 64 --ne2 8 --ne3 32" "--n 60 --k 32 --ne2 128 --ne3 128" "--n 62 --k 32 --ne2 128 --ne3 128")
+    variants=(b_loads_first staged_columns staged_one_wait)
+    {
+        for shape in "${shapes[@]}"; do
+            for variant in "${variants[@]}"; do
+                echo "=== 22_sixteen_byte_rows+$variant $shape ==="
+                # shellcheck disable=SC2086
+                "$build/steps/22_$variant" --seed "$seed" $shape --test-case='*timing*' 2>&1
+            done
+        done
+    } >"$out/loads-and-stages.txt"
+    echo "loads-and-stages: $(grep -c 'Status: SUCCESS' "$out/loads-and-stages.txt") of" \
+        "$((${#variants[@]} * ${#shapes[@]})) runs passed"
+    {
+        echo "=== 22_sixteen_byte_rows ==="
+        cuobjdump -sass -arch sm_90 "$build/steps/22_sixteen_byte_rows/libstep22.a" | c++filt
+        for variant in "${variants[@]}"; do
+            echo "=== 22_sixteen_byte_rows+$variant ==="
+            cuobjdump -sass -arch sm_90 "$build/steps/libvariant22_$variant.a" | c++filt
+        done
+    } | gzip >"$out/sass-sm90-22-experiments.txt.gz"
+    python3 docs/tools/loads_before_wait.py "$out/sass-sm90-22-experiments.txt.gz" >"$out/loads-before-wait.txt"
 fi
 
 if [ "$part" = persistent-choice ]; then
