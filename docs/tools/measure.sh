@@ -15,8 +15,8 @@
 # SM against four, timed, and where its stalls sit), "no-spills" (step 22
 # against step 21 at n = 60 and 62, timed and profiled), "loads-and-stages" (step
 # 22's experiments on where B's loads and A's copy meet, timed, and where
-# each issues B's loads), "predicated-copy" (step 23 against step 22 at
-# run-time n, timed, and where the stalls sit), or "all" (every part but "build",
+# each issues B's loads), "predicated-copy" (step 22's
+# experiment predicated_copy at run-time n, timed, and where the stalls sit), or "all" (every part but "build",
 # "sass" and "ncu-warm"), or "experiments" (the one-change experiments). The
 # parts build in build-measure (with -Dexperiments=true), or in the folder
 # SOLVE_TRI_BUILD names; SOLVE_TRI_STEPS="16 17" limits the step tests of part
@@ -79,11 +79,11 @@
 #                            sm_90 listing of step 22 and the three;
 #                            loads-before-wait.txt, where each kernel issues B's loads
 #                            against its wait for A (docs/tools/loads_before_wait.py)
-#   predicated-copy: predicated-copy.txt  step 23's binary (against step 22) at
-#                            n = 60, 62 and 63, small and large batches;
-#                            ncu-source-predicated-nN-kK-NN.csv (in
+#   predicated-copy: predicated-copy.txt  the experiment 22+predicated_copy
+#                            (against step 22) at n = 60, 62 and 63, small and large
+#                            batches; ncu-source-predicated-nN-kK-{22,variant}.csv (in
 #                            ncu-source-predicated.tar.gz): stall samples per SASS
-#                            instruction of steps 22 and 23's run-time instance, warm,
+#                            instruction of step 22's and the variant's run-time instance, warm,
 #                            at n = 63, k = 6, 8 matrices and n = 62, k = 64, 256;
 #                            ncu-source-predicated.txt, what stalls_by_instruction.py
 #                            reads in them
@@ -429,16 +429,16 @@ if [ "$part" = loads-and-stages ]; then
 fi
 
 if [ "$part" = predicated-copy ]; then
-    # Step 23 against step 22 at run-time n (60, 62 and 63: the instances
-    # whose copy loses its branch and in which threads past row n exist),
-    # small and large batches; then where the stalls sit in each step's
-    # run-time instance at two of them, the 11th launch of each (warm).
+    # Step 22's experiment predicated_copy against step 22 at run-time n
+    # (60, 62 and 63: blocks in which threads past row n exist), small and
+    # large batches; then where the stalls sit in both run-time instances at
+    # two of them, the 11th launch of each (warm).
     shapes=("--n 63 --k 6 --ne2 4 --ne3 2" "--n 62 --k 64 --ne2 8 --ne3 32" "--n 60 --k 64 --ne2 8 --ne3 32"
         "--n 60 --k 32 --ne2 128 --ne3 128" "--n 62 --k 32 --ne2 128 --ne3 128" "--n 62 --k 64 --ne2 512 --ne3 32")
-    binary="$build/steps/23_predicated_copy/23_predicated_copy"
+    binary="$build/steps/22_predicated_copy"
     {
         for shape in "${shapes[@]}"; do
-            echo "=== 23_predicated_copy $shape ==="
+            echo "=== 22_sixteen_byte_rows+predicated_copy $shape ==="
             # shellcheck disable=SC2086
             "$binary" --seed "$seed" $shape --test-case='*timing*' 2>&1
         done
@@ -450,8 +450,8 @@ if [ "$part" = predicated-copy ]; then
     i='(\(int\))?'
     for shape in "63 6 4 2 0, ${i}8, ${i}8, ${i}1>" "62 64 8 32 0, ${i}2, ${i}64, ${i}1>"; do
         read -r n k ne2 ne3 instance <<<"$shape"
-        for step in 22 23; do
-            source_counters "ncu-source-predicated-n$n-k$k-$step" 10 "step$step::solve_tri_kernel<$i$instance" \
+        for step in 22 22_variant; do
+            source_counters "ncu-source-predicated-n$n-k$k-${step/22_/}" 10 "step$step::solve_tri_kernel<$i$instance" \
                 "$binary" --seed "$seed" --n "$n" --k "$k" --ne2 "$ne2" --ne3 "$ne3" --test-case='*timing*'
         done
     done
