@@ -13,18 +13,17 @@ import gzip
 import re
 import sys
 
-from sass_listing import listings
+from sass_listing import kernels
 
 
 def main():
     path, wanted = sys.argv[1], sys.argv[2:]
     text = gzip.open(path, "rt").read() if path.endswith(".gz") else open(path).read()
-    for library, name, code in listings(text):
+    for library, name, opcodes in kernels(text):
         if "solve_tri_kernel<" not in name or (wanted and library not in wanted):
             continue
-        waits = [i for i, line in enumerate(code) if re.match(r"(@\S+\s+)?DEPBAR\.LE", line)]
-        loads = [i for i, line in enumerate(code) if re.match(r"(@\S+\s+)?LDG\.", line)]
-        first_wait = waits[0] if waits else len(code)
+        first_wait = next((i for i, op in enumerate(opcodes) if op.startswith("DEPBAR.LE")), len(opcodes))
+        loads = [i for i, op in enumerate(opcodes) if op.startswith("LDG.")]
         before = sum(1 for i in loads if i < first_wait)
         kernel = re.sub(r"^.*::", "", name.split("(")[0])
         print(f"{library:36s} {kernel:34s} loads before the wait {before:3d}, after it {len(loads) - before:3d}")

@@ -81,7 +81,7 @@
 #                            against its wait for A (docs/tools/loads_before_wait.py)
 #   predicated-copy: predicated-copy.txt  the experiment 22+predicated_copy
 #                            (against step 22) at n = 60, 62 and 63, small and large
-#                            batches; ncu-source-predicated-nN-kK-{22,variant}.csv (in
+#                            batches; ncu-source-predicated-nN-kK-{22,22_variant}.csv (in
 #                            ncu-source-predicated.tar.gz): stall samples per SASS
 #                            instruction of step 22's and the variant's run-time instance, warm,
 #                            at n = 63, k = 6, 8 matrices and n = 62, k = 64, 256;
@@ -451,7 +451,7 @@ if [ "$part" = predicated-copy ]; then
     for shape in "63 6 4 2 0, ${i}8, ${i}8, ${i}1>" "62 64 8 32 0, ${i}2, ${i}64, ${i}1>"; do
         read -r n k ne2 ne3 instance <<<"$shape"
         for step in 22 22_variant; do
-            source_counters "ncu-source-predicated-n$n-k$k-${step/22_/}" 10 "step$step::solve_tri_kernel<$i$instance" \
+            source_counters "ncu-source-predicated-n$n-k$k-$step" 10 "step$step::solve_tri_kernel<$i$instance" \
                 "$binary" --seed "$seed" --n "$n" --k "$k" --ne2 "$ne2" --ne3 "$ne3" --test-case='*timing*'
         done
     done
