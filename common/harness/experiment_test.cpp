@@ -5,7 +5,7 @@
 // variant changes in the machine's terms: registers, local memory and blocks
 // per SM of each kernel the two launch at those shapes.
 // EXPERIMENT_NAMESPACE and STEP_NAMESPACE name the two; EXPERIMENT_OUTPUT is
-// same_as_previous or may_differ.
+// same_as_previous, may_differ or copies_b (step_tests.hpp).
 #include "gpu.hpp"
 #include "kernel_resources.hpp"
 #include "reference_shapes.hpp"

@@ -208,6 +208,37 @@ TEST_CASE("judge passes a float solve and fails every kind of wrong output") {
     CHECK_FALSE(judge(p, Family::exact, in, ulp).passed);
 }
 
+TEST_CASE("judge_copy_of_b passes X = B and fails a changed element, an unwritten one, a written gap") {
+    // X's batch strides apart from B's, so that an index mixed up between the two shows.
+    Problem p       = Problem::padded(40, 3, 2, 2, 5);
+    p.nb2           = p.nb12 + 9;
+    p.nb3           = 2 * p.nb2;
+    const Inputs in = make_inputs(Family::well_conditioned, p, 6);
+    HostFloats   X  = filled_floats(p.x_elements(), poison_value());
+    for (int64_t m = 0; m < p.batch(); ++m) {
+        for (int64_t e = 0; e < p.n * p.k; ++e) {
+            X[(m % p.ne02) * p.nb2 + (m / p.ne02) * p.nb3 + e] =
+                in.B[(m % p.ne02) * p.nb12 + (m / p.ne02) * p.nb13 + e];
+        }
+    }
+    const Verdict good = judge_copy_of_b(p, in, X);
+    CHECK_MESSAGE(good.passed, good.failure);
+
+    HostFloats ulp    = X;
+    ulp[p.nb3 + p.k]  = std::nextafter(ulp[p.nb3 + p.k], INFINITY);  // row 1, column 0 of matrix (0, 1)
+    const Verdict off = judge_copy_of_b(p, in, ulp);
+    CHECK_FALSE(off.passed);
+    CHECK(off.failure.find("matrix (i02 0, i03 1) row 1 column 0") != std::string::npos);
+
+    HostFloats unwritten = X;
+    unwritten[p.nb2 + 5] = poison_value();
+    CHECK_FALSE(judge_copy_of_b(p, in, unwritten).passed);
+
+    HostFloats gap_written = X;
+    gap_written[p.n * p.k] = 0.0f;  // the first element after matrix (0, 0)
+    CHECK_FALSE(judge_copy_of_b(p, in, gap_written).passed);
+}
+
 TEST_CASE("the command line takes a shape and a seed and refuses bad values") {
     const auto parse = [](std::vector<std::string> words) {
         std::vector<char*> argv;

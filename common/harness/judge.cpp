@@ -177,4 +177,32 @@ Verdict judge(const Problem& p, const Family family, const Inputs& in, const Hos
     return v;
 }
 
+Verdict judge_copy_of_b(const Problem& p, const Inputs& in, const HostFloats& X) {
+    Verdict v;
+    if (static_cast<int64_t>(X.size()) != p.x_elements()) {
+        v.passed  = false;
+        v.failure = "output has " + std::to_string(X.size()) + " elements, expected " + std::to_string(p.x_elements());
+        return v;
+    }
+    for (int64_t m = 0; m < p.batch() && v.passed; ++m) {
+        const int64_t x_offset = (m % p.ne02) * p.nb2 + (m / p.ne02) * p.nb3;
+        const int64_t b_offset = (m % p.ne02) * p.nb12 + (m / p.ne02) * p.nb13;
+        for (int64_t e = 0; e < p.n * p.k; ++e) {
+            if (bits_of(X[x_offset + e]) != bits_of(in.B[b_offset + e])) {
+                std::ostringstream s;
+                s << "X differs from B at " << where(p, m, e / p.k, e % p.k) << ": got " << X[x_offset + e]
+                  << ", B holds " << in.B[b_offset + e];
+                v.passed  = false;
+                v.failure = s.str();
+                break;
+            }
+        }
+    }
+    if (const int64_t i = first_written_gap(p, X); v.passed && i >= 0) {
+        v.passed  = false;
+        v.failure = "element " + std::to_string(i) + " of X lies between batch matrices and was overwritten";
+    }
+    return v;
+}
+
 }  // namespace harness

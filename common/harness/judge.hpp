@@ -46,6 +46,12 @@ enum class Bound {
 Verdict judge(const Problem& problem, Family family, const Inputs& inputs, const HostFloats& X,
               Bound bound = Bound::check, const std::vector<char>* expect_non_finite = nullptr);
 
+// Judges X against B instead, for an experiment that solves nothing (a floor:
+// the step's copies of A and B, with X = B written back where X would be):
+// every element of each matrix of X equal, bit for bit, to the same element
+// of B, and the gaps between X's batch matrices still the poison.
+Verdict judge_copy_of_b(const Problem& problem, const Inputs& inputs, const HostFloats& X);
+
 constexpr double backend_ops_max_nmse = 1e-7;
 
 }  // namespace harness

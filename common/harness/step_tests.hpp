@@ -18,6 +18,12 @@ enum class Output {
     // It changes only where a sum starts (0 + a·b becomes a·b), which can
     // change nothing but the sign of a zero: bit for bit, +0 and -0 aside.
     same_up_to_zero_sign,
+    // An experiment that solves nothing: the step's copies of A and B with
+    // the solve taken out, so X = B is written back. Its output is checked
+    // against B, bit for bit, wherever a step's is checked against the
+    // reference, and it is timed as a floor: what the step's data movement
+    // costs alone.
+    copies_b,
 };
 
 struct StepUnderTest {
