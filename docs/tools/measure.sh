@@ -16,7 +16,10 @@
 # against step 21 at n = 60 and 62, timed and profiled), "loads-and-stages" (step
 # 22's experiments on where B's loads and A's copy meet, timed, and where
 # each issues B's loads), "predicated-copy" (step 22's
-# experiment predicated_copy at run-time n, timed, and where the stalls sit), or "all" (every part but "build",
+# experiment predicated_copy at run-time n, timed, and where the stalls sit),
+# "floors" (step 22 without its solve, the experiment no_solve: checked, timed
+# in both modes at the reference shapes, its machine code and where the
+# stalls sit), or "all" (every part but "build",
 # "sass" and "ncu-warm"), or "experiments" (the one-change experiments). The
 # parts build in build-measure (with -Dexperiments=true), or in the folder
 # SOLVE_TRI_BUILD names; SOLVE_TRI_STEPS="16 17" limits the step tests of part
@@ -87,6 +90,16 @@
 #                            at n = 63, k = 6, 8 matrices and n = 62, k = 64, 256;
 #                            ncu-source-predicated.txt, what stalls_by_instruction.py
 #                            reads in them
+#   floors:  floors.txt      the experiment 22+no_solve (step 22 with the solve taken
+#                            out: X = B) checked bit for bit against B in every GPU case,
+#                            then timed against step 22 at every reference shape in both
+#                            modes; the same timing case of 22+predicated_copy;
+#                            sass-sm90-22-no-solve.txt.gz, the sm_90 listing of step 22
+#                            and the variant; ncu-source-floors-SHAPE-{22,22_variant}.csv
+#                            (in ncu-source-floors.tar.gz): stall samples per SASS
+#                            instruction of both at the PR's shape and at 256 matrices
+#                            (n = k = 64), warm; ncu-source-floors.txt, what
+#                            stalls_by_instruction.py reads in them
 #   ncu-source-k64: ncu-source-k64-NN.csv  stall samples per SASS instruction
 #                            (SourceCounters) of steps 13, 14 and 15's <64, 2>, warm, at
 #                            16,384 matrices with k = 64; ncu-source-k64.txt, what
@@ -457,6 +470,40 @@ if [ "$part" = predicated-copy ]; then
     done
     python3 docs/tools/stalls_by_instruction.py "$out"/ncu-source-predicated-*.csv >"$out/ncu-source-predicated.txt" 2>&1
     (cd "$out" && tar -czf ncu-source-predicated.tar.gz ncu-source-predicated-*.csv)
+fi
+
+if [ "$part" = floors ]; then
+    # Step 22 without its solve (X = B): every GPU case, its output checked
+    # against B bit for bit; the timing case against step 22 at the reference
+    # shapes, back to back and in graph replay; predicated_copy's timing case,
+    # now in both modes; the two listings; and where the stalls sit in the
+    # kernel each runs at the PR's shape and at 256 matrices, the 11th launch
+    # of each (warm).
+    binary="$build/steps/22_no_solve"
+    {
+        echo "=== 22_sixteen_byte_rows+no_solve, every case ==="
+        "$binary" --seed "$seed" 2>&1
+        echo "=== 22_sixteen_byte_rows+predicated_copy, timing ==="
+        "$build/steps/22_predicated_copy" --seed "$seed" --test-case='*timing*' 2>&1
+    } >"$out/floors.txt"
+    echo "floors: $(grep -c 'Status: SUCCESS' "$out/floors.txt") of 2 runs passed"
+    {
+        echo "=== 22_sixteen_byte_rows ==="
+        cuobjdump -sass -arch sm_90 "$build/steps/22_sixteen_byte_rows/libstep22.a" | c++filt
+        echo "=== 22_sixteen_byte_rows+no_solve ==="
+        cuobjdump -sass -arch sm_90 "$build/steps/libvariant22_no_solve.a" | c++filt
+    } | gzip >"$out/sass-sm90-22-no-solve.txt.gz"
+    mkdir -p "$out/raw"
+    i='(\(int\))?'
+    for shape in "pr 64 6 4 2 64, ${i}8, ${i}8, ${i}4>" "qwen3_next 64 64 8 32 64, ${i}2, ${i}64, ${i}4>"; do
+        read -r name n k ne2 ne3 instance <<<"$shape"
+        for step in 22 22_variant; do
+            source_counters "ncu-source-floors-$name-$step" 10 "step$step::solve_tri_kernel<$i$instance" \
+                "$binary" --seed "$seed" --n "$n" --k "$k" --ne2 "$ne2" --ne3 "$ne3" --test-case='*timing*'
+        done
+    done
+    python3 docs/tools/stalls_by_instruction.py "$out"/ncu-source-floors-*.csv >"$out/ncu-source-floors.txt" 2>&1
+    (cd "$out" && tar -czf ncu-source-floors.tar.gz ncu-source-floors-*.csv)
 fi
 
 if [ "$part" = persistent-choice ]; then
