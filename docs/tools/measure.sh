@@ -19,7 +19,8 @@
 # experiment predicated_copy at run-time n, timed, and where the stalls sit),
 # "floors" (step 22 without its solve, the experiment no_solve: checked, timed
 # in both modes at the reference shapes, its machine code and where the
-# stalls sit), or "all" (every part but "build",
+# stalls sit), "floor-stalls" (where they sit at the PR's shape and at k = 32,
+# with the launches' figures), or "all" (every part but "build",
 # "sass" and "ncu-warm"), or "experiments" (the one-change experiments). The
 # parts build in build-measure (with -Dexperiments=true), or in the folder
 # SOLVE_TRI_BUILD names; SOLVE_TRI_STEPS="16 17" limits the step tests of part
@@ -100,6 +101,13 @@
 #                            instruction of both at the PR's shape and at 256 matrices
 #                            (n = k = 64), warm; ncu-source-floors.txt, what
 #                            stalls_by_instruction.py reads in them
+#   floor-stalls: ncu-source-floor-stalls-SHAPE-{22,22_variant}.csv (in
+#                            ncu-source-floor-stalls.tar.gz): stall samples per SASS
+#                            instruction of step 22's kernel and 22+no_solve's, warm, a
+#                            sample every 32 cycles, at the PR's shape and at 16,384
+#                            matrices with k = 32; ncu-source-floor-stalls.txt, what
+#                            stalls_by_instruction.py reads in them; floor-metrics.txt,
+#                            the same launches' duration, issue, occupancy and DRAM figures
 #   ncu-source-k64: ncu-source-k64-NN.csv  stall samples per SASS instruction
 #                            (SourceCounters) of steps 13, 14 and 15's <64, 2>, warm, at
 #                            16,384 matrices with k = 64; ncu-source-k64.txt, what
@@ -160,11 +168,13 @@ fi
 # stall samples per SASS instruction (SourceCounters, and the warp states) of
 # one warm launch, the (LAUNCH_SKIP + 1)-th of the kernels matching
 # KERNEL_REGEX that COMMAND runs, as $out/NAME.csv; the profile and ncu's
-# output go to $out/raw.
+# output go to $out/raw. ncu_options (say "--warp-sampling-interval 0": a sample
+# every 32 cycles, for a kernel of a few microseconds) goes to ncu.
 source_counters() {
     local name=$1 skip=$2 regex=$3
     shift 3
-    ncu --clock-control none --cache-control none --launch-skip "$skip" --launch-count 1 \
+    # shellcheck disable=SC2086
+    ncu --clock-control none --cache-control none ${ncu_options:-} --launch-skip "$skip" --launch-count 1 \
         --kernel-name-base demangled -k "regex:$regex" --section SourceCounters --section WarpStateStats \
         --export "$out/raw/$name" --force-overwrite "$@" >"$out/raw/$name.log" 2>&1 &&
         ncu --import "$out/raw/$name.ncu-rep" --page source --print-source sass --csv >"$out/$name.csv" 2>&1
@@ -504,6 +514,42 @@ if [ "$part" = floors ]; then
     done
     python3 docs/tools/stalls_by_instruction.py "$out"/ncu-source-floors-*.csv >"$out/ncu-source-floors.txt" 2>&1
     (cd "$out" && tar -czf ncu-source-floors.tar.gz ncu-source-floors-*.csv)
+fi
+
+if [ "$part" = floor-stalls ]; then
+    # Where the stalls sit in step 22's kernel and in 22+no_solve's at the
+    # PR's shape (a sample every 32 cycles: the kernel lasts about 2 us) and
+    # at 16,384 matrices with k = 32, the 11th launch of each (warm); then the
+    # same launches' duration, issue, occupancy and DRAM figures.
+    binary="$build/steps/22_no_solve"
+    mkdir -p "$out/raw"
+    i='(\(int\))?'
+    ncu_options="--warp-sampling-interval 0"
+    for shape in "pr 64 6 4 2 64, ${i}8, ${i}8, ${i}4>" "large_batch 64 32 128 128 64, ${i}2, ${i}32, ${i}4>"; do
+        read -r name n k ne2 ne3 instance <<<"$shape"
+        for step in 22 22_variant; do
+            source_counters "ncu-source-floor-stalls-$name-$step" 10 "step$step::solve_tri_kernel<$i$instance" \
+                "$binary" --seed "$seed" --n "$n" --k "$k" --ne2 "$ne2" --ne3 "$ne3" --test-case='*timing*'
+        done
+    done
+    ncu_options=
+    python3 docs/tools/stalls_by_instruction.py "$out"/ncu-source-floor-stalls-*.csv >"$out/ncu-source-floor-stalls.txt" 2>&1
+    (cd "$out" && tar -czf ncu-source-floor-stalls.tar.gz ncu-source-floor-stalls-*.csv)
+    metrics=gpu__time_duration.sum,sm__inst_executed.sum,sm__instruction_throughput.avg.pct_of_peak_sustained_active
+    metrics+=,sm__warps_active.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed
+    metrics+=,launch__registers_per_thread,launch__occupancy_limit_registers,sm__cycles_active.avg
+    {
+        for shape in "64 6 4 2 64, ${i}8, ${i}8, ${i}4>" "64 64 8 32 64, ${i}2, ${i}64, ${i}4>" \
+            "64 32 128 128 64, ${i}2, ${i}32, ${i}4>"; do
+            read -r n k ne2 ne3 instance <<<"$shape"
+            for step in 22 22_variant; do
+                echo "=== step$step n $n k $k, $((ne2 * ne3)) matrices ==="
+                warm_metrics "step$step::solve_tri_kernel<$i$instance" "$metrics" \
+                    "$binary" --seed "$seed" --n "$n" --k "$k" --ne2 "$ne2" --ne3 "$ne3" --test-case='*timing*'
+            done
+        done
+    } >"$out/floor-metrics.txt"
+    echo "floor-metrics: $(grep -c '"gpu__time_duration.sum"' "$out/floor-metrics.txt") of 6 profiled"
 fi
 
 if [ "$part" = persistent-choice ]; then
