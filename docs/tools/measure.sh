@@ -20,7 +20,9 @@
 # "floors" (step 22 without its solve, the experiment no_solve: checked, timed
 # in both modes at the reference shapes, its machine code and where the
 # stalls sit), "floor-stalls" (where they sit at the PR's shape and at k = 32,
-# with the launches' figures), or "all" (every part but "build",
+# with the launches' figures), "sixteen-threads" (step 22's experiment
+# sixteen_threads at k <= 32 and small batches, checked and timed, with the
+# launches' figures), or "all" (every part but "build",
 # "sass" and "ncu-warm"), or "experiments" (the one-change experiments). The
 # parts build in build-measure (with -Dexperiments=true), or in the folder
 # SOLVE_TRI_BUILD names; SOLVE_TRI_STEPS="16 17" limits the step tests of part
@@ -108,6 +110,12 @@
 #                            matrices with k = 32; ncu-source-floor-stalls.txt, what
 #                            stalls_by_instruction.py reads in them; floor-metrics.txt,
 #                            the same launches' duration, issue, occupancy and DRAM figures
+#   sixteen-threads: sixteen-threads.txt  the experiment 22+sixteen_threads (16
+#                            threads per column at k <= 32 and small batches) checked bit
+#                            for bit against step 22 and timed against it in both modes at
+#                            every reference shape and at four more small batches with
+#                            k <= 32; then one warm launch of each kernel at the PR's shape
+#                            (duration, instructions, issue, cycles)
 #   ncu-source-k64: ncu-source-k64-NN.csv  stall samples per SASS instruction
 #                            (SourceCounters) of steps 13, 14 and 15's <64, 2>, warm, at
 #                            16,384 matrices with k = 64; ncu-source-k64.txt, what
@@ -550,6 +558,42 @@ if [ "$part" = floor-stalls ]; then
         done
     } >"$out/floor-metrics.txt"
     echo "floor-metrics: $(grep -c '"gpu__time_duration.sum"' "$out/floor-metrics.txt") of 6 profiled"
+fi
+
+if [ "$part" = sixteen-threads ]; then
+    # Step 22 with 16 threads per column at k <= 32 and small batches: checked
+    # against step 22 and timed at the reference shapes, then at more small
+    # batches of k <= 32 (n = 63 runs the run-time instance), then one warm
+    # launch of each kernel at the PR's shape. (The 11th launch of a kernel
+    # falls in the timing of the first reference shape that runs it: for
+    # these two kernels the PR's, whatever shape the command line adds.)
+    binary="$build/steps/22_sixteen_threads"
+    shapes=("--n 64 --k 32 --ne2 8 --ne3 32" "--n 64 --k 16 --ne2 16 --ne3 32" "--n 64 --k 1 --ne2 8 --ne3 1"
+        "--n 63 --k 6 --ne2 4 --ne3 2")
+    {
+        echo "=== 22_sixteen_byte_rows+sixteen_threads, against step 22, at the reference shapes ==="
+        "$binary" --seed "$seed" --test-case='*against the previous*,*timing*' 2>&1
+        for shape in "${shapes[@]}"; do
+            echo "=== 22_sixteen_byte_rows+sixteen_threads $shape ==="
+            # shellcheck disable=SC2086
+            "$binary" --seed "$seed" $shape --test-case='*timing*' 2>&1
+        done
+    } >"$out/sixteen-threads.txt"
+    echo "sixteen-threads: $(grep -c 'Status: SUCCESS' "$out/sixteen-threads.txt") of $((${#shapes[@]} + 1)) runs passed"
+    i='(\(int\))?'
+    metrics=gpu__time_duration.sum,sm__inst_executed.sum,sm__instruction_throughput.avg.pct_of_peak_sustained_active
+    metrics+=,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,sm__cycles_active.avg
+    {
+        for shape in "64 6 4 2"; do
+            read -r n k ne2 ne3 <<<"$shape"
+            for kernel in "step22::solve_tri_kernel<${i}64, ${i}8, ${i}8, ${i}4>" \
+                "step22_variant::solve_tri_kernel<${i}64, ${i}16, ${i}8, ${i}4>"; do
+                echo "=== ${kernel%%::*} n $n k $k, $((ne2 * ne3)) matrices ==="
+                warm_metrics "$kernel" "$metrics" \
+                    "$binary" --seed "$seed" --n "$n" --k "$k" --ne2 "$ne2" --ne3 "$ne3" --test-case='*timing*'
+            done
+        done
+    } >>"$out/sixteen-threads.txt"
 fi
 
 if [ "$part" = persistent-choice ]; then
