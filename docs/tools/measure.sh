@@ -189,6 +189,26 @@ source_counters() {
     echo "ncu SourceCounters $name: exit $? ($(wc -l <"$out/$name.csv") lines)"
 }
 
+# stalls_of_22_and_variant PREFIX BINARY "NAME N K NE2 NE3 INSTANCE"...: for
+# each shape, source_counters of step 22's solve_tri_kernel<INSTANCE and of
+# the variant's that BINARY (an experiment on step 22) launches there, as
+# $out/PREFIX-NAME-{22,22_variant}.csv; then what stalls_by_instruction.py
+# reads in them, as $out/PREFIX.txt, and the CSVs in $out/PREFIX.tar.gz.
+stalls_of_22_and_variant() {
+    local prefix=$1 binary=$2 shape name n k ne2 ne3 instance step
+    shift 2
+    mkdir -p "$out/raw"
+    for shape in "$@"; do
+        read -r name n k ne2 ne3 instance <<<"$shape"
+        for step in 22 22_variant; do
+            source_counters "$prefix-$name-$step" 10 "step$step::solve_tri_kernel<(\(int\))?$instance" \
+                "$binary" --seed "$seed" --n "$n" --k "$k" --ne2 "$ne2" --ne3 "$ne3" --test-case='*timing*'
+        done
+    done
+    python3 docs/tools/stalls_by_instruction.py "$out/$prefix"-*.csv >"$out/$prefix.txt" 2>&1
+    (cd "$out" && tar -czf "$prefix.tar.gz" "$prefix"-*.csv)
+}
+
 # warm_metrics REGEX METRICS COMMAND...: Nsight Compute's METRICS of one warm
 # launch, the 11th of the kernels whose demangled name matches REGEX that
 # COMMAND runs, as CSV rows.
@@ -511,17 +531,9 @@ if [ "$part" = floors ]; then
         echo "=== 22_sixteen_byte_rows+no_solve ==="
         cuobjdump -sass -arch sm_90 "$build/steps/libvariant22_no_solve.a" | c++filt
     } | gzip >"$out/sass-sm90-22-no-solve.txt.gz"
-    mkdir -p "$out/raw"
     i='(\(int\))?'
-    for shape in "pr 64 6 4 2 64, ${i}8, ${i}8, ${i}4>" "qwen3_next 64 64 8 32 64, ${i}2, ${i}64, ${i}4>"; do
-        read -r name n k ne2 ne3 instance <<<"$shape"
-        for step in 22 22_variant; do
-            source_counters "ncu-source-floors-$name-$step" 10 "step$step::solve_tri_kernel<$i$instance" \
-                "$binary" --seed "$seed" --n "$n" --k "$k" --ne2 "$ne2" --ne3 "$ne3" --test-case='*timing*'
-        done
-    done
-    python3 docs/tools/stalls_by_instruction.py "$out"/ncu-source-floors-*.csv >"$out/ncu-source-floors.txt" 2>&1
-    (cd "$out" && tar -czf ncu-source-floors.tar.gz ncu-source-floors-*.csv)
+    stalls_of_22_and_variant ncu-source-floors "$binary" "pr 64 6 4 2 64, ${i}8, ${i}8, ${i}4>" \
+        "qwen3_next 64 64 8 32 64, ${i}2, ${i}64, ${i}4>"
 fi
 
 if [ "$part" = floor-stalls ]; then
@@ -530,19 +542,11 @@ if [ "$part" = floor-stalls ]; then
     # at 16,384 matrices with k = 32, the 11th launch of each (warm); then the
     # same launches' duration, issue, occupancy and DRAM figures.
     binary="$build/steps/22_no_solve"
-    mkdir -p "$out/raw"
     i='(\(int\))?'
     ncu_options="--warp-sampling-interval 0"
-    for shape in "pr 64 6 4 2 64, ${i}8, ${i}8, ${i}4>" "large_batch 64 32 128 128 64, ${i}2, ${i}32, ${i}4>"; do
-        read -r name n k ne2 ne3 instance <<<"$shape"
-        for step in 22 22_variant; do
-            source_counters "ncu-source-floor-stalls-$name-$step" 10 "step$step::solve_tri_kernel<$i$instance" \
-                "$binary" --seed "$seed" --n "$n" --k "$k" --ne2 "$ne2" --ne3 "$ne3" --test-case='*timing*'
-        done
-    done
+    stalls_of_22_and_variant ncu-source-floor-stalls "$binary" "pr 64 6 4 2 64, ${i}8, ${i}8, ${i}4>" \
+        "large_batch 64 32 128 128 64, ${i}2, ${i}32, ${i}4>"
     ncu_options=
-    python3 docs/tools/stalls_by_instruction.py "$out"/ncu-source-floor-stalls-*.csv >"$out/ncu-source-floor-stalls.txt" 2>&1
-    (cd "$out" && tar -czf ncu-source-floor-stalls.tar.gz ncu-source-floor-stalls-*.csv)
     metrics=gpu__time_duration.sum,sm__inst_executed.sum,sm__instruction_throughput.avg.pct_of_peak_sustained_active
     metrics+=,sm__warps_active.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed
     metrics+=,launch__registers_per_thread,launch__occupancy_limit_registers,sm__cycles_active.avg
