@@ -12,7 +12,8 @@
 # timed), "spills" (the last step's instances that spill, timed and
 # profiled), "persistent-choice" (where step 21 launches its persistent
 # kernel, timed), "occupancy" (step 21's persistent kernel at six blocks per
-# SM against four, timed, and where its stalls sit), "no-spills" (step 22
+# SM against four, timed), "occupancy-stalls" (where the stalls of both sit),
+# "no-spills" (step 22
 # against step 21 at n = 60 and 62, timed and profiled), "loads-and-stages" (step
 # 22's experiments on where B's loads and A's copy meet, timed, and where
 # each issues B's loads), "predicated-copy" (step 22's
@@ -69,8 +70,8 @@
 #                            of resident blocks to the switch (544 to 960 matrices)
 #   occupancy: occupancy.txt  the experiments 21+six_blocks and 21+packed_four_blocks,
 #                            each checked against step 21 (bit for bit) and timed against
-#                            it at 1,024 to 16,384 matrices (k = 64);
-#                            ncu-source-persistent-21.csv, -six.csv: stall samples per SASS
+#                            it at 1,024 to 16,384 matrices (k = 64)
+#   occupancy-stalls: ncu-source-persistent-21.csv, -six.csv: stall samples per SASS
 #                            instruction of step 21's persistent kernel and of six_blocks',
 #                            warm, at 16,384 matrices; ncu-source-persistent.txt, what
 #                            stalls_by_instruction.py reads in them
@@ -568,9 +569,7 @@ if [ "$part" = sixteen-threads ]; then
     # Step 22 with 16 threads per column at k <= 32 and small batches: checked
     # against step 22 and timed at the reference shapes, then at more small
     # batches of k <= 32 (n = 63 runs the run-time instance), then one warm
-    # launch of each kernel at the PR's shape. (The 11th launch of a kernel
-    # falls in the timing of the first reference shape that runs it: for
-    # these two kernels the PR's, whatever shape the command line adds.)
+    # launch of each kernel at the PR's shape.
     binary="$build/steps/22_sixteen_threads"
     shapes=("--n 64 --k 32 --ne2 8 --ne3 32" "--n 64 --k 16 --ne2 16 --ne3 32" "--n 64 --k 1 --ne2 8 --ne3 1"
         "--n 63 --k 6 --ne2 4 --ne3 2")
@@ -621,9 +620,8 @@ fi
 if [ "$part" = occupancy ]; then
     # Step 21's persistent kernel with six blocks per SM against four: the
     # experiments 21+six_blocks and 21+packed_four_blocks, each against step
-    # 21, from below the switch to 16,384 matrices (k = 64); then where the
-    # stalls sit in step 21's persistent kernel and in six_blocks' at 16,384
-    # matrices, the 11th launch of each (warm).
+    # 21, from below the switch to 16,384 matrices (k = 64). Where their
+    # stalls sit: the part occupancy-stalls.
     {
         for variant in six_blocks packed_four_blocks; do
             echo "=== 21_persistent_threshold+$variant against step 21 ==="
@@ -635,6 +633,13 @@ if [ "$part" = occupancy ]; then
         done
     } >"$out/occupancy.txt"
     echo "occupancy: $(grep -c 'Status: SUCCESS' "$out/occupancy.txt") of 14 runs passed"
+fi
+
+if [ "$part" = occupancy-stalls ]; then
+    # Where the stalls sit in step 21's persistent kernel and in six_blocks'
+    # at 16,384 matrices (k = 64), the 11th launch of each (warm): the timing
+    # case times the command line's shape before the reference shapes, so
+    # that launch is at 16,384 matrices, not at the 8k-token shape's 4,096.
     mkdir -p "$out/raw"
     source_counters ncu-source-persistent-21 10 "step21::solve_tri_persistent_kernel" \
         "$build/steps/21_six_blocks" --seed "$seed" --n 64 --k 64 --ne2 512 --ne3 32 --test-case='*timing*'
