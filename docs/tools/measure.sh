@@ -13,9 +13,8 @@
 # profiled), "persistent-choice" (where step 21 launches its persistent
 # kernel, timed), "occupancy" (step 21's persistent kernel at six blocks per
 # SM against four, timed), "occupancy-stalls" (where the stalls of both sit),
-# "no-spills" (step 22
-# against step 21 at n = 60 and 62, timed and profiled), "loads-and-stages" (step
-# 22's experiments on where B's loads and A's copy meet, timed, and where
+# "no-spills" (step 22 against step 21 at n = 60 and 62, timed and
+# profiled), "loads-and-stages" (step 22's experiments on where B's loads and A's copy meet, timed, and where
 # each issues B's loads), "predicated-copy" (step 22's
 # experiment predicated_copy at run-time n, timed, and where the stalls sit),
 # "floors" (step 22 without its solve, the experiment no_solve: checked, timed
@@ -23,8 +22,8 @@
 # stalls sit), "floor-stalls" (where they sit at the PR's shape and at k = 32,
 # with the launches' figures), "sixteen-threads" (step 22's experiment
 # sixteen_threads at k <= 32 and small batches, checked and timed, with the
-# launches' figures), or "all" (every part but "build",
-# "sass" and "ncu-warm"), or "experiments" (the one-change experiments). The
+# launches' figures), or "all" (the parts run, large, experiments, ncu and
+# test), or "experiments" (the one-change experiments). The
 # parts build in build-measure (with -Dexperiments=true), or in the folder
 # SOLVE_TRI_BUILD names; SOLVE_TRI_STEPS="16 17" limits the step tests of part
 # "run" to those steps. OUT_DIR receives:
@@ -74,7 +73,8 @@
 #   occupancy-stalls: ncu-source-persistent-21.csv, -six.csv: stall samples per SASS
 #                            instruction of step 21's persistent kernel and of six_blocks',
 #                            warm, at 16,384 matrices; ncu-source-persistent.txt, what
-#                            stalls_by_instruction.py reads in them
+#                            stalls_by_instruction.py reads in them; ncu-source-persistent.tar.gz,
+#                            the two CSVs; ncu-source-persistent-raw.tar.gz, the profiles
 #   no-spills: no-spills.txt  step 22's binary (against step 21) at n = 60 and n = 62,
 #                            small and large batches, and one warm launch of each step's
 #                            kernel at three of them under Nsight Compute (local-memory
@@ -646,7 +646,8 @@ if [ "$part" = occupancy-stalls ]; then
     source_counters ncu-source-persistent-six 10 "step21_variant::solve_tri_persistent_kernel" \
         "$build/steps/21_six_blocks" --seed "$seed" --n 64 --k 64 --ne2 512 --ne3 32 --test-case='*timing*'
     (cd "$out" && python3 "$OLDPWD/docs/tools/stalls_by_instruction.py" ncu-source-persistent-21.csv \
-        ncu-source-persistent-six.csv >ncu-source-persistent.txt)
+        ncu-source-persistent-six.csv >ncu-source-persistent.txt &&
+        tar -czf ncu-source-persistent.tar.gz ncu-source-persistent-21.csv ncu-source-persistent-six.csv)
     tar -czf "$out/ncu-source-persistent-raw.tar.gz" -C "$out/raw" . && rm -rf "$out/raw"
 fi
 
