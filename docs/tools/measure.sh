@@ -16,7 +16,8 @@
 # "no-spills" (step 22 against step 21 at n = 60 and 62, timed and
 # profiled), "loads-and-stages" (step 22's experiments on where B's loads
 # and A's copy meet, timed, and where each issues B's loads),
-# "predicated-copy" (step 22's experiment predicated_copy at run-time n, timed, and where the stalls sit),
+# "predicated-copy" (step 22's experiment predicated_copy at run-time n,
+# timed, and where the stalls sit),
 # "floors" (step 22 without its solve, the experiment no_solve: checked, timed
 # in both modes at the reference shapes, its machine code and where the
 # stalls sit), "floor-stalls" (where they sit at the PR's shape and at k = 32,
