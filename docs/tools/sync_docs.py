@@ -24,6 +24,10 @@ and this script fills the text between them:
      heading line starts with "== the PR's shape"...
   <!-- /report -->
 
+  <!-- margins -->
+  ...the noise margins per shape and timing mode: the largest difference that identical machine
+     code showed in the committed report runs, rounded up to the next 0.5 %...
+
   <!-- ncu: pr -->, <!-- microbench -->, <!-- sass: 09_vector_panel_reads -->, <!-- steps -->,
   <!-- experiment: 12_packed_triangle+no_launch_bounds -->
   ...the Nsight Compute table at a report shape (docs/results/RUN-ncu-SHAPE.txt),
@@ -49,9 +53,18 @@ A figure inside a sentence is a marker too, filled with one value:
                                                      group in docs/results/RUN-NAME (or in NAME itself,
                                                      where NAME names an earlier run: h200-DATE-...)
 
+With --check it also fails when the docs no longer hang together:
+  - a lesson page (docs/NN_name.md) has lost one of its sections, which come in this order:
+    "## The idea", "## The picture", "## The change", "## The prediction", "## The result",
+    "## Why: the evidence", "## What did not pay, and the limits", "## Exercises";
+    or it has no evidence page (docs/evidence/NN_name.md) beside it, or never links to it;
+  - a relative link of a page in docs/, docs/evidence/, docs/results/ or the README names a
+    file that does not exist, or an anchor (#name) that its page has not: a heading's
+    GitHub-style anchor, or an explicit <a id="name"></a>.
+
 Run it after changing a kernel or committing new measurements:
     python3 docs/tools/sync_docs.py          # rewrite the docs in place
-    python3 docs/tools/sync_docs.py --check  # exit 1 if any doc is stale (a meson test)
+    python3 docs/tools/sync_docs.py --check  # exit 1 if any doc is stale or broken (a meson test)
     python3 docs/tools/sync_docs.py docs/08_thread_per_column.md   # only the files named
 """
 import difflib
@@ -70,13 +83,17 @@ SHAPES = [("pr", "the PR's, 8 matrices, k = 6"), ("upstream_perf", "upstream per
           ("qwen3_next", "Qwen3-Next, 256 matrices, k = 64"), ("qwen3_next_8k", "Qwen3-Next, 4,096 matrices"),
           ("qwen3_next_32k", "Qwen3-Next, 16,384 matrices"), ("large_batch", "16,384 matrices, k = 32")]
 
-BLOCK = re.compile(r"(<!-- (diff|timing|report|compare|ncu|microbench|sass|steps|experiment):? ?([^>]*?) -->\n)"
+BLOCK = re.compile(r"(<!-- (diff|timing|report|compare|ncu|microbench|sass|steps|experiment|margins):? ?([^>]*?) -->\n)"
                    r"(.*?)(<!-- /\2 -->)",
                    re.S)
 FIGURE = re.compile(r"(<!--f:(.*?)-->)(.*?)(<!--/f-->)", re.S)
 NCU = lambda shape: ROOT / "docs" / "results" / f"{RUN}-ncu-{shape}.txt"  # noqa: E731
 MICROBENCH = ROOT / "docs" / "results" / f"{RUN}-microbench.txt"
 SASS = ROOT / "docs" / "results" / f"{RUN}-sass.txt"
+
+
+# How the page being filled reaches docs/results/: "results" from docs/, "../results" from docs/evidence/.
+RESULTS_LINK = "results"
 
 
 def step_diff(previous: str, current: str) -> str:
@@ -166,7 +183,7 @@ def step_comparison(step: str) -> str:
         lines.append("| " + " | ".join([title] + [cell(shape_id, n) for n in names + others]) + " |")
     date = rows[0]["date"]
     return ("us/run, back to back / graph replay (median of 21 samples), from `solve_tri_report` on the "
-            f"{rows[0]['gpu']}, {date} ([all figures](results/{RUN}.csv)):\n\n" + "\n".join(lines) + "\n")
+            f"{rows[0]['gpu']}, {date} ([all figures]({RESULTS_LINK}/{RUN}.csv)):\n\n" + "\n".join(lines) + "\n")
 
 
 def report_rows():
@@ -384,6 +401,51 @@ def switch_table() -> str:
     return "\n".join(out) + "\n"
 
 
+# Pairs of steps that launch the same machine code: steps 04 and 05 everywhere (-sass.txt's last line);
+# 08 and 09 at k <= 32 (their <64> and <64, 1> listings match); 18 and 19 where step 19 does not go
+# persistent (its one-block-per-matrix instances are step 18's), which the report's grid column shows.
+IDENTICAL_PAIRS = [("04_fmaf_reciprocal", "05_const_correctness", lambda k, grids: True),
+                   ("08_thread_per_column", "09_warps_per_block", lambda k, grids: k <= 32),
+                   ("18_row_per_thread_copy", "19_persistent_prefetch", lambda k, grids: grids[0] == grids[1])]
+MARGIN_RUNS = [REPORT_CSV, ROOT / "docs" / "results" / f"{RUN}-step22.csv"]
+
+
+def margins_table() -> str:
+    """Per reference shape and timing mode, the largest difference between identical machine code in the
+    committed report runs, and the margin it sets: that difference rounded up to the next 0.5 %."""
+    import csv
+    import math
+
+    spreads = {}
+    for path in MARGIN_RUNS:
+        with open(path, newline="") as f:
+            rows = [r for r in csv.DictReader(f) if r["us_median"]]
+        index = {(r["shape_id"], r["mode"], r["name"]): r for r in rows}
+        for shape_id, _ in SHAPES:
+            for mode in ("back_to_back", "graph_replay"):
+                for a, b, same in IDENTICAL_PAIRS:
+                    ra, rb = index.get((shape_id, mode, a)), index.get((shape_id, mode, b))
+                    if not ra or not rb or not same(int(ra["k"]), (ra["grid_blocks"], rb["grid_blocks"])):
+                        continue
+                    diff = abs(float(rb["us_median"]) / float(ra["us_median"]) - 1) * 100
+                    key = (shape_id, mode)
+                    if diff >= spreads.get(key, (-1, ""))[0]:
+                        spreads[key] = (diff, f"{a[:2]}/{b[:2]}")
+    lines = ["| shape | back to back: largest difference (pair) | margin | graph replay: largest difference (pair) | margin |",
+             "|---|---|---|---|---|"]
+    for shape_id, title in SHAPES:
+        cells = [title]
+        for mode in ("back_to_back", "graph_replay"):
+            found = spreads.get((shape_id, mode))
+            if found:
+                cells += [f"{found[0]:.2f} % ({found[1]})", f"{max(0.5, math.ceil(found[0] * 2) / 2):.1f} %"]
+            else:
+                cells += ["no identical pair", "1.0 %"]
+        lines.append("| " + " | ".join(cells) + " |")
+    runs = " and ".join(f"[{p.name}]({RESULTS_LINK}/{p.name})" for p in MARGIN_RUNS)
+    return f"From {runs}:\n\n" + "\n".join(lines) + "\n"
+
+
 def fill(text: str) -> str:
     def replace(match: re.Match) -> str:
         kind, args = match.group(2), match.group(3)
@@ -403,6 +465,8 @@ def fill(text: str) -> str:
             body = steps_table()
         elif kind == "experiment":
             body = experiment_table(args.strip())
+        elif kind == "margins":
+            body = margins_table()
         else:
             body = report_section(args.strip())
         return match.group(1) + body + match.group(5)
@@ -411,14 +475,102 @@ def fill(text: str) -> str:
     return FIGURE.sub(lambda m: m.group(1) + figure(m.group(2)) + m.group(4), text)
 
 
+LESSON_SECTIONS = ["The idea", "The picture", "The change", "The prediction", "The result", "Why: the evidence",
+                   "What did not pay, and the limits", "Exercises"]
+LESSON_PAGE = re.compile(r"^(?!00_)\d\d_[a-z0-9_]+\.md$")
+LINK = re.compile(r"(?<!!)\[(?:[^\]\[]|\[[^\]]*\])*\]\(([^)\s]+)\)|!\[[^\]]*\]\(([^)\s]+)\)")
+FENCE = re.compile(r"^```.*?^```", re.S | re.M)
+
+
+def all_docs() -> list:
+    docs = ROOT / "docs"
+    return (sorted(docs.glob("*.md")) + sorted((docs / "evidence").glob("*.md")) +
+            sorted((docs / "results").glob("*.md")) + [ROOT / "README.md"])
+
+
+def slug(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, markup and punctuation dropped, spaces as hyphens."""
+    text = re.sub(r"<!--.*?-->", "", heading)
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)  # a link's text only
+    text = text.strip().lower()
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+@functools.lru_cache(maxsize=None)
+def anchors(path: pathlib.Path) -> frozenset:
+    text = FENCE.sub("", path.read_text())
+    found, seen = set(), {}
+    for heading in re.findall(r"^#{1,6} +(.*?) *#* *$", text, re.M):
+        base = slug(heading)
+        count = seen.get(base, 0)
+        seen[base] = count + 1
+        found.add(base if count == 0 else f"{base}-{count}")
+    found.update(re.findall(r"<a (?:id|name)=\"([^\"]+)\"", text))
+    return frozenset(found)
+
+
+def broken_links(doc: pathlib.Path) -> list:
+    """Relative links of a page whose file or anchor does not exist."""
+    text = re.sub(r"<!--.*?-->", "", FENCE.sub("", doc.read_text()), flags=re.S)
+    text = re.sub(r"`[^`\n]*`", "", text)
+    problems = []
+    for match in LINK.finditer(text):
+        target = match.group(1) or match.group(2)
+        if re.match(r"^[a-z]+:", target) or target.startswith("mailto:"):
+            continue
+        path_part, _, anchor = target.partition("#")
+        path = (doc.parent / path_part).resolve() if path_part else doc
+        if not path.exists():
+            problems.append(f"{target} (no such file)")
+        elif anchor and path.suffix == ".md" and anchor not in anchors(path):
+            problems.append(f"{target} (no such anchor in {path.relative_to(ROOT)})")
+    return problems
+
+
+def lesson_problems(doc: pathlib.Path) -> list:
+    """What a lesson page lacks of its shape: its sections in order, its evidence page, a link to it."""
+    text = FENCE.sub("", doc.read_text())
+    headings = re.findall(r"^## +(.*?) *$", text, re.M)
+    problems = []
+    positions = []
+    for section in LESSON_SECTIONS:
+        if section not in headings:
+            problems.append(f"no section '## {section}'")
+        else:
+            positions.append(headings.index(section))
+    if positions != sorted(positions):
+        problems.append("sections out of order (" + ", ".join(LESSON_SECTIONS) + ")")
+    evidence = doc.parent / "evidence" / doc.name
+    if not evidence.exists():
+        problems.append(f"no evidence page {evidence.relative_to(ROOT)}")
+    elif f"evidence/{doc.name}" not in text:
+        problems.append(f"no link to evidence/{doc.name}")
+    return problems
+
+
+def structure_problems() -> list:
+    problems = []
+    for doc in all_docs():
+        if not doc.exists():
+            continue
+        name = doc.relative_to(ROOT)
+        if doc.parent == ROOT / "docs" and LESSON_PAGE.match(doc.name):
+            problems += [f"{name}: {p}" for p in lesson_problems(doc)]
+        problems += [f"{name}: broken link {p}" for p in broken_links(doc)]
+    return problems
+
+
 def main() -> int:
     check = "--check" in sys.argv[1:]
     named = [pathlib.Path(arg).resolve() for arg in sys.argv[1:] if arg != "--check"]
     stale = []
-    for doc in named or sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]:
+    for doc in named or all_docs():
         if not doc.exists():
             continue
         text = doc.read_text()
+        global RESULTS_LINK
+        RESULTS_LINK = "../results" if doc.parent.name == "evidence" else "results"
         filled = fill(text)
         if filled != text:
             stale.append(doc.relative_to(ROOT))
@@ -427,6 +579,11 @@ def main() -> int:
     if check and stale:
         print("stale docs (run python3 docs/tools/sync_docs.py):", ", ".join(map(str, stale)))
         return 1
+    if check and not named:
+        problems = structure_problems()
+        if problems:
+            print("docs that do not hang together:\n  " + "\n  ".join(problems))
+            return 1
     print(("checked" if check else "synced"), "docs;", ("stale: " + ", ".join(map(str, stale))) if stale else "all current")
     return 0
 
