@@ -7,7 +7,11 @@
 The figures:
 
   NN_name.svg                 per step: which lane, warp or thread holds which rows and columns
-                              of X (and B), where A, B and X live, and what one block covers
+                              of X (and B), where A, B and X live, and what one block covers;
+                              steps 20-22, whose ideas are choices at launch, instead: which
+                              layouts take 16-byte copies (20), where on the batch axis the
+                              persistent kernel runs (21), and why 16-byte copies by rows need
+                              n % 4 == 0 (22)
   banks_06_07.svg             the shared-memory banks of a warp reading one column of A at row
                               strides 64, 65 and 63
   left_right_looking_4x4.svg  a worked 4 x 4 solve, left-looking against right-looking
@@ -907,6 +911,255 @@ def draw_step14(s):
     return svg
 
 
+# --- steps 20-22: which copy of A, and where the persistent kernel runs ---------------------------
+
+def float_cells(svg, x, y, cell, first, last, fill_of, h=14):
+    """Floats first..last-1 of a buffer as cells in a row, with a tall tick at every 16-byte boundary
+    (a float index that is a multiple of 4)."""
+    f0 = first
+    for f in range(first + 1, last + 1):
+        if f == last or fill_of(f) != fill_of(f0):
+            svg.rect(x + (f0 - first) * cell, y, (f - f0) * cell, h, fill=fill_of(f0))
+            f0 = f
+    for f in range(first + 1, last):
+        if f % 4 == 0:
+            svg.line(x + (f - first) * cell, y - 4, x + (f - first) * cell, y + h + 4, stroke=INK, sw=1.1)
+        elif cell >= 6:
+            svg.line(x + (f - first) * cell, y, x + (f - first) * cell, y + h, stroke="#ffffff", sw=0.6)
+    svg.rect(x, y, (last - first) * cell, h, stroke=EDGE, sw=0.8)
+
+
+def copies(svg, x, y, cell, spans, colour, h=14):
+    """Outlines of copies: (first float, floats) each, as one cp.async covers them."""
+    for f, width in spans:
+        svg.rect(x + f * cell + 1, y + 1, width * cell - 2, h - 2, stroke=colour, sw=1.8)
+
+
+STEP20_LAYOUTS = [  # (the layout, where its matrices 0-3 start, in floats from a 16-byte boundary)
+    ("n = 64, contiguous: A's matrices 4,096 floats apart", [0, 4096, 8192, 12288]),
+    ("n = 64, one float after each matrix (4,097 apart)", [0, 4097, 8194, 12291]),
+    ("n = 63, contiguous: 3,969 floats apart", [0, 3969, 7938, 11907]),
+    ("n = 64, a view one float past a boundary", [1, 4097, 8193, 12289]),
+    ("n = 10, k = 3, contiguous: B's matrices 30 apart", [0, 30, 60, 90]),
+]
+
+
+def draw_step20(s):
+    h = 664
+    svg = Svg(WIDTH, h)
+    frame(svg, s["title"], s["caption"])
+    svg.text(24, 58, "`wide_copies_fit`: are A, B and X, and all six batch strides, multiples of 16 bytes (4 floats)?")
+    top, ph = 74, 250
+    panel(svg, 16, top, 928, ph, "LAYOUTS: WHERE MATRICES 0-3 START, AGAINST 16-BYTE BOUNDARIES (the tall ticks)")
+    cell, wx, ww = 6, 372, 106
+    for m in range(4):
+        svg.text(wx + m * ww + 36, top + 44, f"matrix {m}", size=SMALL_SIZE, anchor="middle", fill=MUTED)
+    svg.text(812, top + 44, "copies", size=SMALL_SIZE, fill=MUTED)
+    for i, (what, starts) in enumerate(STEP20_LAYOUTS):
+        y = top + 64 + i * 34
+        svg.text(32, y + 11, what, size=SMALL_SIZE + 1)
+        for m, start in enumerate(starts):
+            base = start - start % 4 - 4
+            x = wx + m * ww
+            float_cells(svg, x, y, cell, base, base + 12, lambda f: A_USED if f >= start else "#ffffff")
+            off = start % 4
+            mark = GOOD if off == 0 else HILITE
+            sx = x + (start - base + 0.5) * cell
+            svg.poly([(sx - 4, y - 10), (sx + 4, y - 10), (sx, y - 3)], fill=mark)
+            svg.text(x + 12 * cell + 4, y + 11, f"+{4 * off}", size=SMALL_SIZE, fill=mark)
+        wide = all(start % 4 == 0 for start in starts)
+        svg.text(812, y + 11, "16-byte chunks" if wide else "single floats", size=SMALL_SIZE + 1,
+                 weight="bold", fill=GOOD if wide else HILITE)
+    svg.text(32, top + ph - 12, "+b: the matrix starts b bytes past a boundary. One layout off anywhere (A, B, X or a "
+             "stride) sends the whole launch to single floats.", size=SMALL_SIZE, fill=MUTED)
+
+    # the two copies of one row, and what each launches
+    top2, ph2, pw = top + ph + 14, 202, 456
+    r, cell2 = 13, 6.5
+    heads = ["CHUNK = 4: STEP 19'S KERNELS, ITS MACHINE CODE", "CHUNK = 1: THE RUN-TIME INSTANCE, SINGLE FLOATS"]
+    for p in range(2):
+        px = 16 + p * (pw + 16)
+        panel(svg, px, top2, pw, ph2, heads[p])
+        x, y = px + 14, top2 + 60
+        svg.text(x, y - 22, f"row {r} of A, copied by thread {r} (a block of 64 or more threads)", size=SMALL_SIZE)
+        width = 4 if p == 0 else 1
+        end = (r // width + 1) * width
+        float_cells(svg, x, y, cell2, 0, 64, lambda f: A_USED if f <= r else A_SPARE if f < end else "#ffffff")
+        copies(svg, x, y, cell2, [(c, width) for c in range(0, end, width)], GOOD if p == 0 else HILITE)
+        for v in (0, r, 63):
+            svg.text(x + (v + 0.5) * cell2, y + 30, str(v), size=SMALL_SIZE, anchor="middle", fill=MUTED)
+        lines = ([f"{end // 4} copies of 16 bytes (⌊r/4⌋ + 1): up to the diagonal's chunk",
+                  "a block of `<64, 2, 32, 4>`: 544 copies of 16 bytes",
+                  "n = 64: `<64, T, columns, 4>`; other n: `<0, T, columns, 4>`",
+                  "T = 1 from twice the resident blocks: the persistent",
+                  "kernels, with 16-byte copies of A and of B"]
+                 if p == 0 else
+                 [f"{end} copies of 4 bytes (r + 1): exactly the triangle's row",
+                  "a block of `<0, 2, 32, 1>`: 2,080 copies of 4 bytes",
+                  "any n: `<0, T, columns, 1>`, T and columns as step 19 picks",
+                  "one block per matrix and column group: never persistent",
+                  "(a persistent kernel of single floats would spill)"])
+        for j, line in enumerate(lines):
+            svg.text(x, y + 56 + j * 19, line, size=SMALL_SIZE + 1, fill=INK if j < 2 else MUTED)
+    notes(svg, ["Either way the solve reads the same entries and does the same arithmetic; on 16-byte layouts the output is "
+                "step 19's, bit for bit."],
+          top2 + ph2 + 26)
+    legend(svg, [("box", A_USED, "this matrix's floats (A: on or below the diagonal)"), ("box", A_SPARE, "copied, unread"),
+                 ("edge", GOOD, "one 16-byte copy"), ("edge", HILITE, "one 4-byte copy")], h - 62)
+    return svg
+
+
+def draw_step21(s):
+    h = 660
+    svg = Svg(WIDTH, h)
+    frame(svg, s["title"], s["caption"])
+    svg.text(24, 58, "n = 64, k = 64 (64 columns; so for any k from 33 to 64), 16-byte aligned: what `plan` launches, "
+                     "by the batch's matrices")
+    top, ph = 74, 280
+    panel(svg, 16, top, 928, ph, "THE BATCH AXIS ON AN H200: 528 PERSISTENT BLOCKS FIT AT ONCE (4 PER SM × 132)")
+    x0, x1 = 120, 900
+
+    def bx(b):
+        return x0 + math.log2(b) / 14 * (x1 - x0)
+
+    # split_for: T = 1 from 512 matrices (2 warps each, 1,024 warps in all); plan: persistent from the switch
+    fills = [tint(OWNERS[4], 0.55), tint(OWNERS[1], 0.35), BUF[0]]
+    rows = [("step 21", 990), ("steps 19-20", 1056)]
+    for i, (name, switch) in enumerate(rows):
+        y = top + 52 + i * 40
+        svg.text(x0 - 10, y + 18, name, anchor="end", weight="bold" if i == 0 else None)
+        edges = [1, 512, switch, 16384]
+        for lo, hi, fill in zip(edges, edges[1:], fills):
+            svg.rect(bx(lo), y, bx(hi) - bx(lo), 26, fill=fill, stroke=EDGE, sw=0.8)
+        svg.line(bx(switch), y - 4, bx(switch), y + 30, stroke=INK, sw=2)
+    y = top + 52
+    svg.text(bx(1) + 8, y + 18, "T = 2 grid: `<64, 2, 64, 4>`, 128 threads a matrix", size=SMALL_SIZE)
+    svg.text(bx(1100) + 8, y + 18, "persistent `<64, 64, 4>`, 528 blocks", size=SMALL_SIZE)
+    svg.text(bx(1100) + 8, y + 58, "the same persistent kernel, from 2 × 528", size=SMALL_SIZE, fill=MUTED)
+    svg.text(bx(4), y + 58, "steps 19-20: the same three kernels, the switch at 1,056", size=SMALL_SIZE, fill=MUTED)
+    # axis
+    ay = top + 146
+    svg.line(x0, ay, x1, ay, stroke=INK, sw=1)
+    for b in (1, 4, 16, 64, 256, 1024, 4096, 16384):
+        svg.line(bx(b), ay, bx(b), ay + 5, stroke=INK, sw=1)
+        svg.text(bx(b), ay + 18, f"{b:,}", size=SMALL_SIZE, anchor="middle", fill=MUTED)
+    svg.text(x1 + 8, ay + 4, "matrices", size=SMALL_SIZE, fill=MUTED)
+    for b, name in ((256, "512 tokens"), (4096, "8k tokens"), (16384, "32k tokens")):
+        svg.rect(bx(b) - 3, ay - 3, 6, 6, fill=INK)
+        svg.text(bx(b), ay + 32, name, size=SMALL_SIZE, anchor="middle", fill=MUTED)
+    # T = 1 band label with a leader
+    mid = (bx(512) + bx(990)) / 2
+    svg.line(mid, top + 52 - 2, mid, top + 40, stroke=MUTED, sw=0.8)
+    svg.text(mid, top + 36, "T = 1 grid: `<64, 1, 64, 4>`, from 512 (1,024 warps)", size=SMALL_SIZE, anchor="middle")
+    # zoom of 900-1,100, linear
+    zy = ay + 52
+    zx0, zx1 = 300, 900
+
+    def zx(b):
+        return zx0 + (b - 900) / 200 * (zx1 - zx0)
+
+    svg.text(zx0 - 12, zy + 4, "zoom, 900 to 1,100 matrices:", size=SMALL_SIZE, anchor="end")
+    for i, (name, switch) in enumerate(rows):
+        yy = zy + 10 + i * 16
+        svg.text(zx0 - 12, yy + 11, name, size=SMALL_SIZE, anchor="end", fill=MUTED)
+        svg.rect(zx0, yy, zx(switch) - zx0, 13, fill=fills[1], stroke=EDGE, sw=0.6)
+        svg.rect(zx(switch), yy, zx1 - zx(switch), 13, fill=fills[2], stroke=EDGE, sw=0.6)
+        svg.line(zx(switch), yy - 2, zx(switch), yy + 15, stroke=INK, sw=2)
+    svg.line(zx(1024), zy + 6, zx(1024), zy + 44, stroke=INK, sw=1, dash="3,2")
+    svg.text(zx(990) - 4, zy + 56, "990 = 15/16 × 2 × 528", size=SMALL_SIZE, anchor="end")
+    svg.text(zx(1024), zy + 56, "1,024", size=SMALL_SIZE, anchor="middle", fill=MUTED)
+    svg.text(zx(1056) + 4, zy + 56, "1,056 = 2 × 528", size=SMALL_SIZE)
+
+    # two rounds at 990, and what never goes persistent
+    top2, ph2, pw = top + ph + 14, 196, 456
+    panel(svg, 16, top2, pw, ph2, "FROM 15/16 OF TWO ROUNDS: 990 MATRICES, 528 BLOCKS")
+    gx, gy, cw = 110, top2 + 42, 20
+    for rnd in range(2):
+        svg.text(gx - 8, gy + rnd * 26 + 14, f"round {rnd + 1}", size=SMALL_SIZE, anchor="end")
+        for g in range(16):
+            full = rnd == 0 or g < 14
+            svg.rect(gx + g * cw, gy + rnd * 26, cw - 2, 20, fill=BUF[0] if full else "#ffffff", stroke=EDGE, sw=0.6)
+    svg.text(gx, gy + 66, "one cell = 33 blocks: 462 blocks solve two matrices,", size=SMALL_SIZE)
+    svg.text(gx, gy + 81, "66 (one in eight) solve one", size=SMALL_SIZE)
+    svg.text(30, gy + 110, "`plan`: persistent where `8 · batch ≥ 15 · blocks`, blocks", size=SMALL_SIZE, fill=MUTED)
+    svg.text(30, gy + 125, "asked of the runtime for the device (528 on an H200)", size=SMALL_SIZE, fill=MUTED)
+    px = 16 + pw + 16
+    panel(svg, px, top2, pw, ph2, "NEVER PERSISTENT IN STEP 21: THE GRID INSTEAD")
+    items = [("n ≠ 64: the run-time-n persistent kernel is gone", "(step 20 launched it, and it spilled)"),
+             ("k > 64: the 128-column persistent kernel is gone", "(step 20 launched it, and it spilled)"),
+             ("k ≤ 32, or too few matrices for T = 1", "(fewer than 1,024 warps in all)"),
+             ("not 16-byte aligned: step 20's single-float grid", "")]
+    for i, (line, why) in enumerate(items):
+        y = top2 + 46 + i * 36
+        svg.rect(px + 14, y - 10, 10, 10, fill="#ffffff", stroke=EDGE, sw=0.8)
+        svg.text(px + 32, y, line, size=SMALL_SIZE + 1)
+        if why:
+            svg.text(px + 32, y + 15, why, size=SMALL_SIZE, fill=MUTED)
+    legend(svg, [("box", fills[0], "grid, T = 2 (a block a matrix)"), ("box", fills[1], "grid, T = 1 (a block a matrix)"),
+                 ("box", fills[2], "persistent (a block walks matrices b, b + 528, …)")], h - 62)
+    return svg
+
+
+def draw_step22(s):
+    h = 610
+    svg = Svg(WIDTH, h)
+    frame(svg, s["title"], s["caption"])
+    svg.text(24, 58, "A in global memory, row-major: row r starts at float r · n. A 16-byte `cp.async` needs 16-byte "
+                     "boundaries at both ends.")
+    cell = 4.6
+    row_fill = [tint(OWNERS[4], 0.45), tint(OWNERS[1], 0.25), tint(OWNERS[6], 0.5)]
+    x = 44
+
+    def bracket(f0, f1, y, up, colour, dash=None):
+        """A bracket over (up) or under floats f0..f1-1 of the strip at height y (16 high)."""
+        a, b = x + f0 * cell + 1, x + f1 * cell - 1
+        y0, y1 = (y - 3, y - 9) if up else (y + 19, y + 25)
+        svg.path(f"M{num(a)},{num(y0)} V{num(y1)} H{num(b)} V{num(y0)}", stroke=colour, sw=2, dash=dash)
+
+    y0 = 74
+    panel(svg, 16, y0, 928, 112, "N = 60: EVERY ROW STARTS ON A BOUNDARY")
+    y = y0 + 50
+    float_cells(svg, x, y, cell, 0, 180, lambda f: row_fill[f // 60], h=16)
+    for r in range(3):
+        svg.text(x + r * 60 * cell + 2, y - 12, f"row {r} at {r * 60}", size=SMALL_SIZE, fill=MUTED)
+    for f in (60, 120):
+        bracket(f, f + 4, y, False, GOOD)
+    svg.text(x, y + 46, "Thread r's chunks start at r · 60 + 4j: each is one 16-byte copy, within its row (`copy_a`'s copy "
+                        "by rows).", size=SMALL_SIZE + 1)
+
+    y0 += 124
+    panel(svg, 16, y0, 928, 150, "N = 62: THE ODD ROWS START 8 BYTES PAST ONE")
+    y = y0 + 50
+    float_cells(svg, x, y, cell, 0, 186, lambda f: row_fill[f // 62], h=16)
+    for r in range(3):
+        svg.text(x + r * 62 * cell + 2, y - 12, f"row {r} at {r * 62}", size=SMALL_SIZE, fill=MUTED)
+    bracket(62, 66, y, True, BAD)
+    bracket(60, 64, y, False, HILITE, dash="3,2")
+    svg.text(x, y + 46, "Row 1's first 16 bytes (62-65, above) cross the boundary at 64: no 16-byte copy by rows.",
+             size=SMALL_SIZE + 1, fill=BAD)
+    svg.text(x, y + 64, "Step 21's 16-byte instances took A flat instead, in aligned 4-float pieces: piece 60-63 "
+                        "(below) holds row 0's last", size=SMALL_SIZE + 1)
+    svg.text(x, y + 82, "two floats and row 1's first two, which land 68 floats apart in sA, so it went as four single "
+                        "floats. That flat path is what spilled.", size=SMALL_SIZE + 1)
+
+    y0 += 162
+    panel(svg, 16, y0, 456, 138, "STEP 21 (16-BYTE STRIDES, ANY N)")
+    panel(svg, 488, y0, 456, 138, "STEP 22")
+    left = ["n % 4 = 0: 16-byte chunks, copied by rows", "other n: the same 16-byte instances, whose flat",
+            "copy splits each piece into single floats", "`<0, 2, 32, 4>` and `<0, 2, 64, 4>`: 76 bytes of",
+            "spills a thread, carried by every launch"]
+    right = ["n % 4 = 0 (and aligned): 16-byte chunks, by rows", "other n: the single-float instances",
+             "`<0, T, columns, 1>`, which copy by rows too", "the grid's 16-byte instances: the row copy only;",
+             "the split is gone, and no instance spills"]
+    for i, (a, b) in enumerate(zip(left, right)):
+        svg.text(30, y0 + 42 + i * 19, a, size=SMALL_SIZE + 1, fill=BAD if i >= 3 else INK)
+        svg.text(502, y0 + 42 + i * 19, b, size=SMALL_SIZE + 1, fill=GOOD if i >= 3 else INK)
+    legend(svg, [("box", row_fill[0], "row 0"), ("box", row_fill[1], "row 1"), ("box", row_fill[2], "row 2"),
+                 ("line", GOOD, "a 16-byte copy"), ("line", BAD, "16 bytes across a boundary"),
+                 ("dash", HILITE, "one of step 21's flat pieces")], h - 62)
+    return svg
+
+
 # ---------------------------------------------------------------------------------------------
 # Banks: a warp reading one column of A at row strides 64, 65 and 63.
 
@@ -1376,6 +1629,24 @@ STEP_SPECS = [
             "Persistent only when the batch is at least twice what the GPU holds at once; otherwise step 18's kernel runs.",
         ],
         "caption": "Step 19: persistent blocks walk matrices m, m+G, …, copying the next A and B while solving this one.",
+    },
+    {
+        "name": "20_any_alignment", "draw": draw_step20,
+        "title": "Step 20 · any alignment: which layouts take 16-byte copies",
+        "caption": "Step 20: 16-byte copies where every pointer and batch stride allows them; single floats, in the grid, "
+                   "elsewhere.",
+    },
+    {
+        "name": "21_persistent_threshold", "draw": draw_step21,
+        "title": "Step 21 · where the persistent kernel runs",
+        "caption": "Step 21: the persistent kernel only at n = 64 with 64 columns, from 15/16 of two rounds of its "
+                   "resident blocks.",
+    },
+    {
+        "name": "22_sixteen_byte_rows", "draw": draw_step22,
+        "title": "Step 22 · 16-byte copies only where every row starts on a 16-byte boundary",
+        "caption": "Step 22: every row of n floats starts on a 16-byte boundary only where 4 divides n; any other n "
+                   "copies single floats.",
     },
 ]
 
