@@ -2,16 +2,16 @@
 //
 // In step 10's source every multiply-add of a column reads its entry of A on
 // its own, and so does every scale by a diagonal entry: 2,080 reads per
-// thread (the compiler already merges most of them into 16-byte loads). Here
-// the rows are solved in panels of four columns: first the 4x4 block on the
-// diagonal (rows j0..j0+3, each row taking the panel's earlier terms in order,
-// then its scale), then every row below takes the panel's four terms from one
-// 16-byte load of its four consecutive entries: 544 loads per thread. The
-// terms still reach each x_i in the order j = 0, 1, ...: the output is step
-// 10's, bit for bit. The load is written in PTX. With a plain float4 load the
-// machine code has the same loads, which are step 10's load mix too; what the
-// PTX changes is the register allocation and the instruction order
-// (docs/11_panel_loads.md).
+// thread, which the compiler merges into 544 loads at n = 64, most of them 16
+// bytes wide, and leaves as 2,080 in the run-time instance. Here the rows are
+// solved in panels of four columns: first the 4x4 block on the diagonal (rows
+// j0..j0+3, each row taking the panel's earlier terms in order, then its
+// scale), then every row below takes the panel's four terms from one 16-byte
+// load of its four consecutive entries: 544 loads per thread. The terms still
+// reach each x_i in the order j = 0, 1, ...: the output is step 10's, bit for
+// bit. The load is written in PTX. With a plain float4 load the machine code
+// has the same loads; what the PTX changes, at n = 64 only, is the register
+// allocation and the instruction order (docs/11_panel_loads.md).
 #include "step.cuh"
 
 #include <iterator>
@@ -28,8 +28,9 @@ constexpr int panel = 4;
 
 // One 16-byte load from shared memory, written out in PTX. A plain float4 load
 // compiles to the same LDS.128 loads; the PTX changes the register allocation
-// and the instruction order (docs/experiments.md: in step 11, 127 registers
-// against 154).
+// and the instruction order (in step 11, 127 registers against 154). The asm
+// statement itself does that: step 11's PTX is the same without volatile and
+// without the "memory" clobber (docs/evidence/11_panel_loads.md).
 __device__ __forceinline__ float4 load_shared_float4(const float* const p) {
     float4 v;
     asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];"

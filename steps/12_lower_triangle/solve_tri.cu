@@ -27,8 +27,9 @@ constexpr int panel = 4;
 
 // One 16-byte load from shared memory, written out in PTX. A plain float4 load
 // compiles to the same LDS.128 loads; the PTX changes the register allocation
-// and the instruction order (docs/experiments.md: in step 11, 127 registers
-// against 154).
+// and the instruction order (in step 11, 127 registers against 154). The asm
+// statement itself does that: step 11's PTX is the same without volatile and
+// without the "memory" clobber (docs/evidence/11_panel_loads.md).
 __device__ __forceinline__ float4 load_shared_float4(const float* const p) {
     float4 v;
     asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];"

@@ -42,8 +42,9 @@ constexpr int panel = 4;
 
 // One 16-byte load from shared memory, written out in PTX. A plain float4 load
 // compiles to the same LDS.128 loads; the PTX changes the register allocation
-// and the instruction order (docs/experiments.md: in step 11, 127 registers
-// against 154).
+// and the instruction order (in step 11, 127 registers against 154). The asm
+// statement itself does that: step 11's PTX is the same without volatile and
+// without the "memory" clobber (docs/evidence/11_panel_loads.md).
 __device__ __forceinline__ float4 load_shared_float4(const float* const p) {
     float4 v;
     asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];"
@@ -228,8 +229,9 @@ __global__ void __launch_bounds__(T* columns, resident_warps* harness::warp_size
 using Kernel = decltype(&solve_tri_kernel<0, 1, 64>);
 
 // One thread per column (T = 1) needs a warp per 32 columns of every matrix;
-// from this many warps in all, the batch alone gives the GPU's schedulers
-// enough work (an H200 has 132 SMs x 4 schedulers).
+// from this many warps in all, the batch alone is taken to give the GPU's
+// schedulers enough work (about two warps for each of an H200's 132 SMs x 4
+// schedulers). An untested choice: no committed measurement varies it.
 constexpr int64_t enough_warps = 1024;
 
 // Threads per column and columns per block, by shape: see the top of the file.
