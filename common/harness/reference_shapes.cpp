@@ -10,6 +10,9 @@ const std::vector<ReferenceShape>& reference_shapes() {
         {"qwen3_next_8k", "Qwen3-Next, 8k tokens", Problem::contiguous(64, 64, 128, 32)},
         {"qwen3_next_32k", "Qwen3-Next, 32k tokens", Problem::contiguous(64, 64, 512, 32)},
         {"large_batch", "16,384 matrices, k = 32", Problem::contiguous(64, 32, 128, 128)},
+        // Kimi-Linear's KDA: chunks of 16 tokens (n = k = 16), 32 heads, so a
+        // 512-token ubatch is 32 chunks of 32 heads.
+        {"kimi_linear", "Kimi-Linear, 512 tokens", Problem::contiguous(16, 16, 32, 32)},
     };
     return shapes;
 }

@@ -19,7 +19,8 @@ struct ReferenceShape {
 
 // The PR's shape; test-backend-ops' perf shape today; Qwen3-Next's chunked
 // gated delta rule (n = k = 64, 32 value heads) at 512, 8k and 32k tokens;
-// and 16,384 matrices at k = 32.
+// 16,384 matrices at k = 32; and Kimi-Linear's (n = k = 16, 32 heads) at 512
+// tokens.
 const std::vector<ReferenceShape>& reference_shapes();
 
 // The real model's batch curve: n = k = 64 from 1 to 16,384 matrices, every

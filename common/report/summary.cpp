@@ -1,5 +1,6 @@
 #include "summary.hpp"
 
+#include "reference_shapes.hpp"
 #include "timing_table.hpp"
 
 #include <cstdio>
@@ -45,6 +46,14 @@ std::string description_part(const std::string& description, const std::string& 
     return "";
 }
 
+// test-backend-ops' newer perf mode prints FLOP/s where the PR's printed GB/s:
+// n * (n + 1) * k multiply-adds and subtractions per matrix, over the time.
+double gflop_per_second(const Problem& problem, const double us_per_run) {
+    const double flops = static_cast<double>(problem.n) * static_cast<double>(problem.n + 1) *
+                         static_cast<double>(problem.k) * static_cast<double>(problem.batch());
+    return flops / (us_per_run * 1e-6) / 1e9;
+}
+
 // The first timed step whose name starts with `prefix` ("03"), or null.
 const RowResult* step_row(const ShapeResult& shape, const std::string& prefix, const TimingMode mode) {
     for (const RowResult& row : shape.rows) {
@@ -82,6 +91,65 @@ void write_pr_table(std::ostream& out, const ShapeResult& pr, const TimingMode m
         << "| Throughput (GB/s) | " << fixed(gbps(us(baseline)), 2) << " | " << fixed(gbps(us(merged)), 2) << " | "
         << signed_percent(gbps(us(baseline)), gbps(us(merged))) << " | " << fixed(gbps(us(branch)), 2) << " | "
         << signed_percent(gbps(us(baseline)), gbps(us(branch))) << " |\n";
+    const auto gflops = [&pr](const double us_per_run) { return gflop_per_second(pr.problem, us_per_run); };
+    out << "| Throughput (GFLOP/s) | " << fixed(gflops(us(baseline)), 2) << " | " << fixed(gflops(us(merged)), 2)
+        << " | " << signed_percent(gflops(us(baseline)), gflops(us(merged))) << " | " << fixed(gflops(us(branch)), 2)
+        << " | " << signed_percent(gflops(us(baseline)), gflops(us(branch))) << " |\n";
+}
+
+// The measured cuBLAS row of a shape in a mode, or null.
+const RowResult* cublas_row(const ShapeResult& shape, const TimingMode mode) {
+    for (const RowResult& row : shape.rows) {
+        if (row.kind == RowKind::cublas && row.timing(mode) && row.status == RowStatus::measured) {
+            return &row;
+        }
+    }
+    return nullptr;
+}
+
+// The last timed step of a shape in a mode, or null.
+const RowResult* last_step_row(const ShapeResult& shape, const TimingMode mode) {
+    const RowResult* last = nullptr;
+    for (const RowResult& row : shape.rows) {
+        if (row.kind == RowKind::step && row.timing(mode)) {
+            last = &row;
+        }
+    }
+    return last;
+}
+
+// Every reference shape: the last step in both of test-backend-ops' units, the
+// fastest step and how far the last is from it, and cuBLAS.
+void write_reference_table(std::ostream& out, const ReportRun& run) {
+    out << "\n## Every reference shape: the last step, the fastest step and cuBLAS\n\n"
+        << "GB/s as the PR's test-backend-ops printed it (bytes of A, B and X per run / time / 1024^3); GFLOP/s as "
+           "today's prints it (n (n + 1) k multiply-adds and subtractions per matrix / time).\n\n"
+        << "| Shape | Mode | Last step | us/run | GB/s | GFLOP/s | Fastest step | us/run | Last / fastest | cuBLAS "
+           "us/run | Last step over cuBLAS |\n"
+        << "|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|\n";
+    for (const ShapeResult& shape : run.shapes) {
+        if (on_batch_curve(shape.id) || shape.id == "custom") {
+            continue;
+        }
+        for (const TimingMode mode : run.modes) {
+            const RowResult* const      last    = last_step_row(shape, mode);
+            const std::optional<size_t> fastest = fastest_step(shape, mode);
+            if (last == nullptr || !fastest) {
+                continue;
+            }
+            const RowResult&       best   = shape.rows[*fastest];
+            const RowResult* const cublas = cublas_row(shape, mode);
+            const double           us     = last->timing(mode)->median_us;
+            const double           best_us = best.timing(mode)->median_us;
+            out << "| " << shape.title << ", " << shape.problem.describe() << " | " << mode_name(mode) << " | "
+                << last->name << " | " << fixed(us, 2) << " | " << fixed(gib_per_second(shape.problem, us), 2)
+                << " | " << fixed(gflop_per_second(shape.problem, us), 1) << " | " << best.name << " | "
+                << fixed(best_us, 2) << " | " << fixed(us / best_us, 3) << " | "
+                << (cublas != nullptr ? fixed(cublas->timing(mode)->median_us, 2) : std::string("-")) << " | "
+                << (cublas != nullptr ? fixed(cublas->timing(mode)->median_us / us, 2) + "x" : std::string("-"))
+                << " |\n";
+        }
+    }
 }
 
 void write_published_tables(std::ostream& out) {
@@ -102,17 +170,12 @@ void write_published_tables(std::ostream& out) {
 void write_model_table(std::ostream& out, const ShapeResult& model, const std::vector<TimingMode>& modes) {
     out << "\n## The real model's shape: " << model.title << ", " << model.problem.describe() << " ("
         << model.problem.batch() << " matrices, n = k = " << model.problem.n << ")\n\n"
-        << "| Mode | Kernel | Duration (us/run) | Throughput (GB/s) | Speed-up over cuBLAS |\n"
-        << "|---|---|---:|---:|---:|\n";
+        << "| Mode | Kernel | Duration (us/run) | Throughput (GB/s) | Throughput (GFLOP/s) | Speed-up over cuBLAS |\n"
+        << "|---|---|---:|---:|---:|---:|\n";
     for (const TimingMode mode : modes) {
         const std::optional<size_t> fastest = fastest_step(model, mode);
         const RowResult* const      best    = fastest ? &model.rows[*fastest] : nullptr;
-        const RowResult*            cublas  = nullptr;
-        for (const RowResult& row : model.rows) {
-            if (row.kind == RowKind::cublas && row.timing(mode) && row.status == RowStatus::measured) {
-                cublas = &row;
-            }
-        }
+        const RowResult* const      cublas  = cublas_row(model, mode);
         for (const RowResult* const row : {best, cublas}) {
             if (row == nullptr) {
                 continue;
@@ -120,6 +183,7 @@ void write_model_table(std::ostream& out, const ShapeResult& model, const std::v
             const double us = row->timing(mode)->median_us;
             out << "| " << mode_name(mode) << " | " << (row == best ? "best step: " : "") << row->name << " | "
                 << fixed(us, 2) << " | " << fixed(gib_per_second(model.problem, us), 1) << " | "
+                << fixed(gflop_per_second(model.problem, us), 1) << " | "
                 << (cublas != nullptr ? fixed(cublas->timing(mode)->median_us / us, 2) + "x" : std::string("-"))
                 << " |\n";
         }
@@ -141,7 +205,8 @@ void write_summary(std::ostream& out, const ReportRun& run) {
            "output checked (NMSE <= 1e-7) before it was timed; "
         << run.rotation << "\n"
         << "- **Timing:** the median of each kernel's samples; GB/s = bytes(A + B + X) per run / time / 1024^3, as "
-           "test-backend-ops counts them\n";
+           "the PR's test-backend-ops counted them; GFLOP/s = n (n + 1) k batch per run / time, as today's counts "
+           "them\n";
 
     if (const ShapeResult* const pr = shape_with_id(run, "pr")) {
         out << "\n## The PR's shape: " << pr->problem.describe() << " (" << pr->problem.batch()
@@ -159,6 +224,7 @@ void write_summary(std::ostream& out, const ReportRun& run) {
     if (const ShapeResult* const model = shape_with_id(run, "qwen3_next")) {
         write_model_table(out, *model, run.modes);
     }
+    write_reference_table(out, run);
     out << "\nMade by `build/solve_tri_report` of the solve-tri workbook: every step, cuBLAS as ggml calls it, "
            "and the floors are in its results.csv.\n";
 }
