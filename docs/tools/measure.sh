@@ -13,6 +13,10 @@
 # profiled), "persistent-choice" (where step 21 launches its persistent
 # kernel, timed), "occupancy" (step 21's persistent kernel at six blocks per
 # SM against four, timed), "occupancy-stalls" (where the stalls of both sit),
+# "choices" (the README's build timed, the report, and the machine code of
+# the last three steps, each in ./build: what the last two steps' chapters
+# read, on each GPU), "suites" (every test suite of a build with the
+# experiments, three invocations at once, after part choices),
 # "no-spills" (step 22 against step 21 at n = 60 and 62, timed and
 # profiled), "loads-and-stages" (step 22's experiments on where B's loads
 # and A's copy meet, timed, and where each issues B's loads),
@@ -33,6 +37,20 @@
 #                            timed: the architectures it chose, wall and CPU seconds,
 #                            and the slowest commands of .ninja_log; the copy stays
 #                            in $TMPDIR/solve-tri-fresh-build for the other parts
+#   choices: build-time.txt  the README's first command's build (meson setup build &&
+#                            meson compile -C build), timed, in this checkout
+#            report.txt, report/  build/solve_tri_report's output and files (results.csv,
+#                            results.svg, curve.svg, summary.md)
+#            sass-sm90-last3.txt.gz  cuobjdump -sass -arch sm_90 | c++filt of the last three
+#                            steps' libraries, "=== LIBRARY ===" each
+#            same-instances.txt  docs/tools/same_instances.py on it: which instances of each
+#                            step are the machine code of the step before
+#            res-usage-last.txt  cuobjdump -res-usage of the last step's library
+#   suites:  meson-test-NAME.txt  meson test of build (reconfigured with
+#                            -Dexperiments=true), every suite, in ten invocations at
+#                            once: cpu and gpu; sanitizer; the steps and the experiments
+#                            four ways each (timings printed there ran beside other
+#                            tests: not to quote)
 #   run:     step-tests.log  each step's test binary, "=== <step> ===" each, with a
 #                            fixed seed and a third timed shape (n = 63, k = 6: the
 #                            run-time instances), plus step 04 built without fast math
@@ -149,6 +167,68 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 seed=20261201
 last_step=$(basename "$(ls -d steps/[0-9][0-9]_* | tail -n 1)")
+
+if [ "$part" = choices ]; then
+    {
+        echo "The README's build in this checkout: meson setup build && meson compile -C build"
+        echo "machine: $(nproc) CPU cores; GPU: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 || echo none); $(date -u +%Y-%m-%d)"
+        TIMEFORMAT='time: %R s wall, %U s user + %S s sys'
+        time (meson setup build >build-setup.log 2>&1 && meson compile -C build >build-compile.log 2>&1) 2>&1
+        grep -h 'GPU architectures' build-setup.log
+    } >"$out/build-time.txt" 2>&1
+    cat "$out/build-time.txt"
+    [ -x build/solve_tri_report ] || { tail -30 build-compile.log; exit 1; }
+    mkdir -p "$out/report"
+    build/solve_tri_report --seed "$seed" --out "$out/report" >"$out/report.txt" 2>&1
+    echo "report: exit $?"
+    steps=$(ls -d steps/[0-9][0-9]_* | tail -n 3)
+    for step in $steps; do
+        number=$(basename "$step" | cut -c1-2)
+        echo "=== libstep$number.a ==="
+        cuobjdump -sass -arch sm_90 "build/$step/libstep$number.a" | c++filt
+    done | gzip >"$out/sass-sm90-last3.txt.gz"
+    set -- $steps
+    for pair in "$1 $2" "$2 $3"; do
+        set -- $pair
+        echo "=== $(basename "$1") against $(basename "$2") ==="
+        python3 docs/tools/same_instances.py "$out/sass-sm90-last3.txt.gz" "libstep$(basename "$1" | cut -c1-2).a" \
+            "libstep$(basename "$2" | cut -c1-2).a"
+        echo "exit $?"
+    done >"$out/same-instances.txt" 2>&1
+    cuobjdump -res-usage "build/$(ls -d steps/[0-9][0-9]_* | tail -n 1)/libstep$(echo "$last_step" | cut -c1-2).a" 2>&1 |
+        c++filt >"$out/res-usage-last.txt"
+    exit 0
+fi
+
+if [ "$part" = suites ]; then
+    meson configure build -Dexperiments=true >/dev/null && ninja -C build >"$out/suites-build.txt" 2>&1 ||
+        { tail -30 "$out/suites-build.txt"; exit 1; }
+    # Each invocation runs its GPU tests one at a time; the steps and the
+    # experiments are split over four invocations each, all at once, so that
+    # the whole suite fits a short lease. Their timings ran beside each other:
+    # not to quote.
+    run_tests() {
+        local name=$1
+        shift
+        meson test -C build --no-rebuild --print-errorlogs --logbase "testlog-$name" "$@" 2>&1 |
+            sed "s|$PWD/||g" >"$out/meson-test-$name.txt"
+    }
+    run_tests cpu-gpu --suite cpu --suite gpu &
+    run_tests sanitizer --suite sanitizer &
+    for suite in steps experiments; do
+        meson test -C build --no-rebuild --list --suite "$suite" 2>/dev/null | sed 's/^.* \/ //' >"$out/list-$suite"
+        for group in 0 1 2 3; do
+            # shellcheck disable=SC2046
+            run_tests "$suite-$group" $(awk -v g="$group" 'NR % 4 == g' "$out/list-$suite") &
+        done
+    done
+    wait
+    rm -f "$out"/list-*
+    for file in "$out"/meson-test-*.txt; do
+        echo "$(basename "$file"): $(grep -E '^(Ok|Fail|Skipped|Timeout):' "$file" | tr -s ' ' | tr '\n' ' ')"
+    done
+    exit 0
+fi
 
 if [ "$part" = build ]; then
     # A fresh copy: the tracked tree, no build folders, no results of earlier runs.
