@@ -47,7 +47,7 @@ std::string description_part(const std::string& description, const std::string& 
 }
 
 // test-backend-ops' newer perf mode prints FLOP/s where the PR's printed GB/s:
-// n * (n + 1) * k multiply-adds and subtractions per matrix, over the time.
+// it counts n * (n + 1) * k floating-point operations per matrix.
 double gflop_per_second(const Problem& problem, const double us_per_run) {
     const double flops = static_cast<double>(problem.n) * static_cast<double>(problem.n + 1) *
                          static_cast<double>(problem.k) * static_cast<double>(problem.batch());
@@ -123,7 +123,7 @@ const RowResult* last_step_row(const ShapeResult& shape, const TimingMode mode) 
 void write_reference_table(std::ostream& out, const ReportRun& run) {
     out << "\n## Every reference shape: the last step, the fastest step and cuBLAS\n\n"
         << "GB/s as the PR's test-backend-ops printed it (bytes of A, B and X per run / time / 1024^3); GFLOP/s as "
-           "today's prints it (n (n + 1) k multiply-adds and subtractions per matrix / time).\n\n"
+           "today's prints it (the n (n + 1) k floating-point operations it counts per matrix / time).\n\n"
         << "| Shape | Mode | Last step | us/run | GB/s | GFLOP/s | Fastest step | us/run | Last / fastest | cuBLAS "
            "us/run | Last step over cuBLAS |\n"
         << "|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|\n";
@@ -137,14 +137,14 @@ void write_reference_table(std::ostream& out, const ReportRun& run) {
             if (last == nullptr || !fastest) {
                 continue;
             }
-            const RowResult&       best   = shape.rows[*fastest];
-            const RowResult* const cublas = cublas_row(shape, mode);
-            const double           us     = last->timing(mode)->median_us;
+            const RowResult&       best    = shape.rows[*fastest];
+            const RowResult* const cublas  = cublas_row(shape, mode);
+            const double           us      = last->timing(mode)->median_us;
             const double           best_us = best.timing(mode)->median_us;
             out << "| " << shape.title << ", " << shape.problem.describe() << " | " << mode_name(mode) << " | "
-                << last->name << " | " << fixed(us, 2) << " | " << fixed(gib_per_second(shape.problem, us), 2)
-                << " | " << fixed(gflop_per_second(shape.problem, us), 1) << " | " << best.name << " | "
-                << fixed(best_us, 2) << " | " << fixed(us / best_us, 3) << " | "
+                << last->name << " | " << fixed(us, 2) << " | " << fixed(gib_per_second(shape.problem, us), 2) << " | "
+                << fixed(gflop_per_second(shape.problem, us), 1) << " | " << best.name << " | " << fixed(best_us, 2)
+                << " | " << fixed(us / best_us, 3) << " | "
                 << (cublas != nullptr ? fixed(cublas->timing(mode)->median_us, 2) : std::string("-")) << " | "
                 << (cublas != nullptr ? fixed(cublas->timing(mode)->median_us / us, 2) + "x" : std::string("-"))
                 << " |\n";

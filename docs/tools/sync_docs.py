@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Keeps the docs' diffs and timing tables equal to the code and the measurements.
+r"""Keeps the docs' diffs and timing tables equal to the code and the measurements.
 
 A chapter never holds a hand copy of a diff or a number. It holds markers,
 and this script fills the text between them:
@@ -49,6 +49,9 @@ A figure inside a sentence is a marker too, filled with one value:
   <!--f:mb:shfl dependent:cycles-->26.00<!--/f-->          a microbenchmark row (cycles or ns)
   <!--f:sass:09_vector_panel_reads:64,1:LDS-->544<!--/f-->   an opcode count (or "total") of <64, 1>
   <!--f:copybw-->4.232<!--/f-->                             the run's copy bandwidth, TB/s
+  <!--f:us@h100-2026-12-06:pr:23_device_choices:graph-->...<!--/f-->   any of the report's figures
+                                                     above from another committed run's CSV
+                                                     (a ratio then to three decimals)
   <!--f:grep:large-check.txt:elapsed (\d+) s-->199<!--/f-->  the first match of a regular expression's
                                                      group in docs/results/RUN-NAME (or in NAME itself,
                                                      where NAME names an earlier run: h200-DATE-...)
@@ -81,7 +84,8 @@ REPORT_LOG = ROOT / "docs" / "results" / f"{RUN}-report.txt"
 REPORT_CSV = ROOT / "docs" / "results" / f"{RUN}.csv"
 SHAPES = [("pr", "the PR's, 8 matrices, k = 6"), ("upstream_perf", "upstream perf, 16 matrices, k = 32"),
           ("qwen3_next", "Qwen3-Next, 256 matrices, k = 64"), ("qwen3_next_8k", "Qwen3-Next, 4,096 matrices"),
-          ("qwen3_next_32k", "Qwen3-Next, 16,384 matrices"), ("large_batch", "16,384 matrices, k = 32")]
+          ("qwen3_next_32k", "Qwen3-Next, 16,384 matrices"), ("large_batch", "16,384 matrices, k = 32"),
+          ("kimi_linear", "Kimi-Linear, 1,024 matrices, n = k = 16")]
 
 BLOCK = re.compile(r"(<!-- (diff|timing|report|compare|ncu|microbench|sass|steps|experiment|margins):? ?([^>]*?) -->\n)"
                    r"(.*?)(<!-- /\2 -->)",
@@ -153,15 +157,23 @@ def report_section(heading: str) -> str:
     return "```\n" + section.group(0).rstrip() + "\n```\n"
 
 
-def step_comparison(step: str) -> str:
-    """The step against its predecessor, cuBLAS and the empty kernel, from the report's CSV."""
+def run_csv(run: str = "") -> pathlib.Path:
+    """The report CSV of a committed run: the run the docs quote, or one named (h100-2026-12-06)."""
+    return ROOT / "docs" / "results" / f"{run or RUN}.csv"
+
+
+def step_comparison(spec: str) -> str:
+    """The step against its predecessor, cuBLAS and the empty kernel, from the report's CSV (of the
+    run the docs quote, or of the run named after an @: "23_device_choices @h100-2026-12-06")."""
     import csv
 
-    with open(REPORT_CSV, newline="") as f:
+    step, _, run = (part.strip() for part in spec.partition("@"))
+    csv_path = run_csv(run)
+    with open(csv_path, newline="") as f:
         rows = list(csv.DictReader(f))
     steps = list(dict.fromkeys(r["name"] for r in rows if r["kind"] == "step"))
     if step not in steps:
-        raise SystemExit(f"no step {step} in {REPORT_CSV}")
+        raise SystemExit(f"no step {step} in {csv_path}")
     previous = steps[steps.index(step) - 1] if steps.index(step) > 0 else None
     names = [n for n in (previous, step) if n]
 
@@ -179,29 +191,32 @@ def step_comparison(step: str) -> str:
     others = [n for n in dict.fromkeys(r["name"] for r in rows) if kinds[n] in ("cublas", "empty_kernel")]
     header = ["shape"] + [f"step {n[:2]}" for n in names] + others
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    measured = {r["shape_id"] for r in rows}
     for shape_id, title in SHAPES:
-        lines.append("| " + " | ".join([title] + [cell(shape_id, n) for n in names + others]) + " |")
+        if shape_id in measured:
+            lines.append("| " + " | ".join([title] + [cell(shape_id, n) for n in names + others]) + " |")
     date = rows[0]["date"]
     return ("us/run, back to back / graph replay (median of 21 samples), from `solve_tri_report` on the "
-            f"{rows[0]['gpu']}, {date} ([all figures]({RESULTS_LINK}/{RUN}.csv)):\n\n" + "\n".join(lines) + "\n")
+            f"{rows[0]['gpu']}, {date} ([all figures]({RESULTS_LINK}/{csv_path.name})):\n\n" + "\n".join(lines) + "\n")
 
 
-def report_rows():
+@functools.lru_cache(maxsize=None)
+def report_rows(run: str = "") -> tuple:
     import csv
 
-    with open(REPORT_CSV, newline="") as f:
-        return list(csv.DictReader(f))
+    with open(run_csv(run), newline="") as f:
+        return tuple(csv.DictReader(f))
 
 
-def report_row(shape: str, name: str, mode: str = "b2b") -> dict:
+def report_row(shape: str, name: str, mode: str = "b2b", run: str = "") -> dict:
     key = {"b2b": "back_to_back", "graph": "graph_replay"}[mode]
-    for r in report_rows():
+    for r in report_rows(run):
         if r["shape_id"] == shape and r["name"] == name and r["mode"] == key:
             return r
-    for r in report_rows():  # a row without timings has one line, in the first mode
+    for r in report_rows(run):  # a row without timings has one line, in the first mode
         if r["shape_id"] == shape and r["name"] == name:
             return r
-    raise SystemExit(f"no row {name} at {shape} ({mode}) in {REPORT_CSV}")
+    raise SystemExit(f"no row {name} at {shape} ({mode}) in {run_csv(run)}")
 
 
 def us_text(value: float) -> str:
@@ -274,7 +289,7 @@ def sass_value(step: str, instance: str, opcode: str) -> str:
 def grep_value(name: str, pattern: str) -> str:
     # NAME is a log of the run the docs quote (report.txt: RUN-report.txt), or a whole file name
     # of an earlier run (h200-2026-12-01-share-microbench.txt), for what that run alone measured.
-    path = ROOT / "docs" / "results" / (name if re.match(r"h200-\d{4}-\d\d-\d\d-", name) else f"{RUN}-{name}")
+    path = ROOT / "docs" / "results" / (name if re.match(r"[a-z0-9]+-\d{4}-\d\d-\d\d[-.]", name) else f"{RUN}-{name}")
     found = re.search(pattern, path.read_text(), re.M)
     if not found:
         raise SystemExit(f"no match for '{pattern}' in {path_name(path)}")
@@ -287,25 +302,27 @@ def figure(spec: str) -> str:
         _, name, pattern = spec.split(":", 2)
         return grep_value(name, pattern)
     kind, *args = spec.split(":")
+    kind, _, run = kind.partition("@")  # "us@h100-2026-12-06": a figure of that run's report
     if kind == "us":
         shape, name, mode = args
-        return us_text(float(report_row(shape, name, mode)["us_median"]))
+        return us_text(float(report_row(shape, name, mode, run)["us_median"]))
     if kind == "copy":
         shape, name = args
-        return f"{float(report_row(shape, name)['percent_of_copy_bandwidth']):.1f}"
+        return f"{float(report_row(shape, name, 'b2b', run)['percent_of_copy_bandwidth']):.1f}"
     if kind == "ratio":
         shape, a, b, mode = args
-        return f"{float(report_row(shape, a, mode)['us_median']) / float(report_row(shape, b, mode)['us_median']):.2f}"
+        ratio = float(report_row(shape, a, mode, run)["us_median"]) / float(report_row(shape, b, mode, run)["us_median"])
+        return f"{ratio:.{3 if run else 2}f}"
     if kind == "change":
         shape, name, mode = args
-        return f"{float(report_row(shape, name, mode)['change_percent']):+.1f}"
+        return f"{float(report_row(shape, name, mode, run)['change_percent']):+.1f}"
     if kind == "res":
         shape, name, field = args
-        value = float(report_row(shape, name)[field])
+        value = float(report_row(shape, name, 'b2b', run)[field])
         return f"{value:.1f}" if field.endswith("percent") else f"{value:.0f}"
     if kind == "nmse":
         shape, name = args
-        return f"{float(report_row(shape, name)['nmse']):.2g}"
+        return f"{float(report_row(shape, name, 'b2b', run)['nmse']):.2g}"
     if kind == "ncu":
         shape, step, label = args
         return ncu_value(shape, step, label)
@@ -319,7 +336,7 @@ def figure(spec: str) -> str:
         step, instance, opcode = args  # instance: the template arguments, e.g. 64,1 for <(int)64, (int)1>
         return sass_value(step, "<" + ", ".join(f"(int){a}" for a in instance.split(",")) + ">", opcode)
     if kind == "copybw":
-        row = next(r for r in report_rows() if r["kind"] == "copy")
+        row = next(r for r in report_rows(run) if r["kind"] == "copy")
         return f"{float(row['gib_per_s']) * 1024 ** 3 / 1e12:.3f}"
     raise SystemExit(f"unknown figure marker '{spec}'")
 
@@ -416,11 +433,12 @@ def margins_table() -> str:
     import csv
     import math
 
-    spreads = {}
+    spreads, measured = {}, set()
     for path in MARGIN_RUNS:
         with open(path, newline="") as f:
             rows = [r for r in csv.DictReader(f) if r["us_median"]]
         index = {(r["shape_id"], r["mode"], r["name"]): r for r in rows}
+        measured |= {r["shape_id"] for r in rows}
         for shape_id, _ in SHAPES:
             for mode in ("back_to_back", "graph_replay"):
                 for a, b, same in IDENTICAL_PAIRS:
@@ -434,6 +452,8 @@ def margins_table() -> str:
     lines = ["| shape | back to back: largest difference (pair) | margin | graph replay: largest difference (pair) | margin |",
              "|---|---|---|---|---|"]
     for shape_id, title in SHAPES:
+        if shape_id not in measured:
+            continue
         cells = [title]
         for mode in ("back_to_back", "graph_replay"):
             found = spreads.get((shape_id, mode))
