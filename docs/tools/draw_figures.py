@@ -8,16 +8,17 @@ The figures:
 
   NN_name.svg                 per step: which lane, warp or thread holds which rows and columns
                               of X (and B), where A, B and X live, and what one block covers;
-                              steps 20-22, whose ideas are choices at launch, instead: which
-                              layouts take 16-byte copies (20), where on the batch axis the
-                              persistent kernel runs (21), and why 16-byte copies by rows need
-                              n % 4 == 0 (22)
+                              steps 20-24, whose ideas are choices at launch and instances,
+                              instead: which layouts take 16-byte copies (20), where on the
+                              batch axis the persistent kernel runs (21), why 16-byte copies by
+                              rows need n % 4 == 0 (22), the launches counted on a device of
+                              132 SMs (23), and the n = 16 instances' buffer and registers (24)
   banks_06_07.svg             the shared-memory banks of a warp reading one column of A at row
                               strides 64, 65 and 63
   left_right_looking_4x4.svg  a worked 4 x 4 solve, left-looking against right-looking
 
 Standard library only. Nothing here depends on the clock, the machine or a dict's order: the
-same script writes the same bytes. The maps are drawn at n = 64 and k = 8 (step 19: k = 64).
+same script writes the same bytes. The maps are drawn at n = 64 and k = 8 (step 19: k = 64; step 24: n = 16).
 """
 import math
 import pathlib
@@ -1160,6 +1161,181 @@ def draw_step22(s):
     return svg
 
 
+# --- steps 23-24: switches counted on the device, and instances sized to n = 16 ---------------------
+
+def draw_step23(s):
+    h = 680
+    svg = Svg(WIDTH, h)
+    frame(svg, s["title"], s["caption"])
+    svg.text(24, 58, "n = 64, k = 64, 16-byte aligned: what `plan` launches, by the batch's matrices, on a GPU of 132 "
+                     "SMs (an H100 or an H200)")
+    top, ph = 74, 248
+    panel(svg, 16, top, 928, ph, "THE BATCH AXIS ON 132 SMS: 8 GRID BLOCKS AND 4 PERSISTENT BLOCKS AN SM (THE "
+                                 "OCCUPANCY API)")
+    x0, x1 = 120, 900
+
+    def bx(b):
+        return x0 + math.log2(b) / 14 * (x1 - x0)
+
+    # split_for: T = 1 from 3 * 4 * SMs / 2 warps (step 22: 1,024); persistent_pays: from 8 * batch >= 15 * 528
+    # up to 4 * 1,056 (step 22: no upper end)
+    fills = [tint(OWNERS[4], 0.55), tint(OWNERS[1], 0.35), BUF[0]]
+    rows = [("step 23", [1, 396, 990, 4224, 16384], [0, 1, 2, 1],
+             ["T = 2 grid: `<64, 2, 64, 4>`, 128 threads a matrix", "T = 1", "persistent", "T = 1 grid"]),
+            ("step 22", [1, 512, 990, 16384], [0, 1, 2],
+             ["T = 2 grid: the same kernel", "T = 1", "persistent `<64, 64, 4>` to the end"])]
+    bar_y = [top + 58, top + 112]
+    for (name, edges, kinds, labels), y in zip(rows, bar_y):
+        svg.text(x0 - 10, y + 18, name, anchor="end", weight="bold" if name == "step 23" else None)
+        for lo, hi, kind, label in zip(edges, edges[1:], kinds, labels):
+            svg.rect(bx(lo), y, bx(hi) - bx(lo), 26, fill=fills[kind], stroke=EDGE, sw=0.8)
+            if lo == 1:
+                svg.text(bx(lo) + 8, y + 18, label, size=SMALL_SIZE)
+            else:
+                svg.text((bx(lo) + bx(hi)) / 2, y + 18, label, size=SMALL_SIZE, anchor="middle")
+        for b in edges[1:-1]:
+            svg.line(bx(b), y - 4, bx(b), y + 30, stroke=INK, sw=2)
+    # the boundaries' matrices: step 23's above its bar, step 22's below its own
+    for b in (396, 990, 4224):
+        svg.text(bx(b), bar_y[0] - 10, f"{b:,}", size=SMALL_SIZE, anchor="middle", weight="bold")
+    for b in (512, 990):
+        svg.text(bx(b), bar_y[1] + 44, f"{b:,}", size=SMALL_SIZE, anchor="middle", weight="bold")
+    # where step 23 launches otherwise than step 22
+    for lo, hi in ((396, 512), (4224, 16384)):
+        svg.rect(bx(lo) - 1, bar_y[0] - 1, bx(hi) - bx(lo) + 2, bar_y[1] + 28 - bar_y[0], stroke=HILITE, sw=2)
+    # axis
+    ay = top + 178
+    svg.line(x0, ay, x1, ay, stroke=INK, sw=1)
+    for b in (1, 4, 16, 64, 256, 1024, 4096, 16384):
+        svg.line(bx(b), ay, bx(b), ay + 5, stroke=INK, sw=1)
+        svg.text(bx(b), ay + 18, f"{b:,}", size=SMALL_SIZE, anchor="middle", fill=MUTED)
+    svg.text(x1 + 8, ay + 4, "matrices", size=SMALL_SIZE, fill=MUTED)
+    for b, name in ((256, "512 tokens"), (4096, "8k tokens"), (16384, "32k tokens")):
+        svg.rect(bx(b) - 3, ay - 3, 6, 6, fill=INK)
+        svg.text(bx(b), ay + 32, name, size=SMALL_SIZE, anchor="middle", fill=MUTED)
+    svg.text(30, top + ph - 12, "Outlined, where the two differ: T = 1 from 396 matrices rather than 512, and above "
+                                "4,224 the T = 1 grid where step 22 stays persistent.", size=SMALL_SIZE + 1)
+
+    # where each boundary comes from
+    top2, ph2 = top + ph + 14, 224
+    panel(svg, 16, top2, 928, ph2, "WHERE EACH BOUNDARY COMES FROM: THE DEVICE'S COUNTS, ASKED ONCE PER DEVICE")
+    cx = (30, 120, 706)
+    svg.text(cx[2], top2 + 40, "step 22", size=SMALL_SIZE, weight="bold", fill=MUTED)
+    items = [("396", "T = 1 from 792 warps in all, 2 a matrix: 132 SMs × 4 schedulers × 3/2 warps",
+              "`split_for`: `batch · 2 ≥ 3 · 4 · sms / 2`", "a constant 1,024 warps: 512"),
+             ("990", "persistent from 15/16 of two rounds of its blocks: 15/16 × 2 × 528 (132 × 4)",
+              "`persistent_pays`: `8 · batch ≥ 15 · persistent_blocks`", "the same: 990"),
+             ("4,224", "persistent up to four waves of the grid's blocks: 4 × 1,056 (132 × 8)",
+              "`persistent_pays`: `batch ≤ 4 · grid_blocks`", "no upper end"),
+             ("2 · 4 ≥ 8", "persistent at all only where it keeps half the grid's warps (2 a block in both)",
+              "`persistent_pays`: `2 · persistent_per_sm ≥ grid_per_sm`", "no such test")]
+    for i, (value, what, code, before) in enumerate(items):
+        y = top2 + 58 + i * 36
+        svg.text(cx[0], y, value, weight="bold")
+        svg.text(cx[1], y, what, size=SMALL_SIZE + 1)
+        svg.text(cx[1], y + 15, code, size=SMALL_SIZE, fill=MUTED)
+        svg.text(cx[2], y, before, size=SMALL_SIZE + 1, fill=MUTED)
+    svg.text(30, top2 + ph2 - 14, "132: the device's SMs. 4 and 8: the occupancy API's blocks an SM of the persistent "
+                                  "kernel `<64, 64, 4>` and of the grid's `<64, 1, 64, 4>`.", size=SMALL_SIZE, fill=MUTED)
+    legend(svg, [("box", fills[0], "grid, T = 2 (a block a matrix)"), ("box", fills[1], "grid, T = 1 (a block a matrix)"),
+                 ("box", fills[2], "persistent (528 blocks walk the batch)"),
+                 ("edge", HILITE, "step 23 launches otherwise than step 22")], h - 62)
+    return svg
+
+
+PAST_N = tint(EDGE, 0.6)   # a register of a row past n: updated, never stored
+
+
+def draw_step24(s):
+    h = 740
+    svg = Svg(WIDTH, h)
+    frame(svg, s["title"], s["caption"])
+    svg.text(24, 58, "n = k = 16, 16-byte aligned, T = 2 with 32 columns (k ≤ 32 and a large batch, as Kimi-Linear's "
+                     "1,024 matrices on 132 SMs)")
+    top, ph = 74, 262
+    panel(svg, 16, top, 928, ph, "SHARED MEMORY: A'S BUFFER IN ONE BLOCK, ROWS 68 FLOATS APART (TO SCALE)")
+    n, stride = 16, 68
+
+    def buffer(x, y, rows):
+        """sA of `rows` rows at stride 68: A's rows 0-15 copied in 16-byte chunks up to the diagonal."""
+        svg.rect(x + N * E, y, (stride - N) * E, rows * E, fill="url(#hatch)")
+        svg.rect(x, y, N * E, rows * E, fill=A_EMPTY)
+        svg.poly(staircase(x, y, E, chunk_edge, rows=n), fill=A_SPARE)
+        svg.poly(staircase(x, y, E, lower_edge, rows=n), fill=A_USED)
+        tile_lines(svg, x, y, E, N, rows=rows)
+        svg.rect(x, y, N * E, rows * E, stroke=EDGE, sw=0.8, dash="3,2")
+        svg.poly(staircase(x, y, E, chunk_edge, rows=n), fill="none", stroke=EDGE, sw=1)
+        svg.rect(x, y, stride * E, rows * E, stroke=EDGE, sw=1)
+        ticks_top(svg, x, y, E, values=(0, 16, 64))
+        ticks_left(svg, x, y, E, values=(0, 15) if rows == n else (0, 15, 63))
+
+    by = top + 76
+    # the n = 16 instance: its buffer, and what it holds below it
+    lx = 60
+    svg.text(34, top + 46, "`<16, 2, 32, 4>`: sA 16 × 68 floats", weight="bold")
+    buffer(lx, by, n)
+    for i, line in enumerate(["`sA[16 · 68]`: 4,352 B a block",
+                              "rows 0-15 copied, thread r copies row r: 16 bytes",
+                              "at a time up to its diagonal chunk, 40 copies",
+                              "every entry it reads is one it copied"]):
+        svg.text(34, by + n * E + 30 + i * 18, line, size=SMALL_SIZE + 1, fill=INK if i < 3 else MUTED)
+    svg.text(34, top + ph - 14, "a quarter of the run-time instance's buffer, for the same 40 copies", size=SMALL_SIZE,
+             fill=MUTED)
+    # the run-time instance: its buffer, and what it holds beside it
+    rx = 510
+    svg.text(484, top + 46, "`<0, 2, 32, 4>`, step 23's: sA 64 × 68 floats", weight="bold")
+    buffer(rx, by, N)
+    svg.rect(rx + 1, by + n * E + 1, n * E - 2, (N - n) * E - 2, stroke=HILITE, sw=1.6, dash="4,2")
+    tx = rx + stride * E + 14
+    for i, line in enumerate(["`sA[64 · 68]`: 17,408 B a block",
+                              "the same rows 0-15 copied, by",
+                              "the same 40 copies; rows 16-63",
+                              "are never written"]):
+        svg.text(tx, by + 10 + i * 17, line, size=SMALL_SIZE + 1)
+    for i, line in enumerate(["rows 16-63, columns 0-15 (dashed):", "read by the rows past n, at", "every panel"]):
+        svg.text(tx, by + 96 + i * 17, line, size=SMALL_SIZE + 1, fill=HILITE if i == 0 else MUTED)
+
+    # registers: the two threads of a column
+    top2, ph2 = top + ph + 14, 222
+    panel(svg, 16, top2, 928, ph2, "REGISTERS: x IN THE TWO THREADS OF ONE COLUMN (T = 2); A CELL IS A ROW")
+    gx, cw = 196, 22
+    groups = [("`<16, 2, 32, 4>`", "`float x[8]`", 8, top2 + 52), ("`<0, 2, 32, 4>`", "`float x[32]`", 32, top2 + 120)]
+    for name, decl, cells, y in groups:
+        svg.text(30, y + 11, name, size=SMALL_SIZE + 1, weight="bold")
+        svg.text(30, y + 27, decl, size=SMALL_SIZE + 1)
+        svg.text(gx - 6, y - 4, "s", size=SMALL_SIZE, anchor="end", fill=MUTED)
+        for q in range(cells):
+            svg.text(gx + (q + 0.5) * cw, y - 4, str(q), size=SMALL_SIZE, anchor="middle", fill=MUTED)
+        for t in range(2):
+            yy = y + 2 + t * 15
+            svg.text(gx - 6, yy + 11, f"t = {t}", size=SMALL_SIZE, anchor="end")
+            for q in range(cells):
+                row = t + 2 * q
+                past = row >= n
+                svg.rect(gx + q * cw, yy, cw, 13, fill=PAST_N if past else OWNERS[t], stroke="#ffffff", sw=0.8)
+                svg.text(gx + (q + 0.5) * cw, yy + 10.5, str(row), size=SMALL_SIZE - 1, anchor="middle",
+                         fill=INK if past else OWNER_TEXT[t])
+    # the rows past n in the run-time instance
+    y = groups[1][3]
+    a, b = gx + 8 * cw + 1, gx + 32 * cw - 1
+    svg.path(f"M{num(a)},{num(y + 36)} V{num(y + 42)} H{num(b)} V{num(y + 36)}", stroke=MUTED, sw=1)
+    svg.text((a + b) / 2, y + 56, "rows 16-63: updated, never stored", size=SMALL_SIZE, anchor="middle", fill=MUTED)
+    y = groups[0][3]
+    svg.text(gx + 8 * cw + 16, y + 12, "rows t, t + 2, …, t + 14: all before n, all stored (in the columns before k)",
+             size=SMALL_SIZE + 1)
+    svg.text(30, top2 + ph2 - 14, "Thread t's `x[s]` is row t + 2s. A row past n: 0 from `load_column`, a 16-byte "
+                                  "load and 4 `fmaf` at each panel, no store.", size=SMALL_SIZE, fill=MUTED)
+
+    notes(svg, ["Both solve 4 panels (j0 = 0, 4, 8, 12); the rows before n take the same terms in the same order: "
+                "X is step 23's, bit for bit.",
+                "`cuobjdump -res-usage`, sm_90: `<16, 2, 32, 4>` 62 registers; `<0, 2, 32, 4>` 128. Shared: 5,376 B "
+                "and 18,432 B, 1 KB reserved."],
+          top2 + ph2 + 26)
+    legend(svg, [("box", A_USED, "A, read"), ("box", A_SPARE, "copied, unread"), ("dash", EDGE, "not written"),
+                 ("hatch", None, "padding"), ("dash", HILITE, "read, never written"), ("box", OWNERS[0], "t = 0"),
+                 ("box", OWNERS[1], "t = 1"), ("box", PAST_N, "a row past n: updated, never stored")], h - 62)
+    return svg
+
 # ---------------------------------------------------------------------------------------------
 # Banks: a warp reading one column of A at row strides 64, 65 and 63.
 
@@ -1516,7 +1692,8 @@ STEP_SPECS = [
         "notes": [
             "Map as in step 10. Rows are solved in panels of 4 columns: the 4×4 block on the diagonal, then every row below.",
             "Row i takes the panel's 4 terms from one 16-byte `ld.shared.v4` (inline PTX) of a_i,j0..j0+3.",
-            "The loads the compiler issues are step 10's; the PTX changes the registers (127) and the order.",
+            "At n = 64 step 10's compiler had merged its reads into these 544 loads; the PTX changes the registers (127) and the order.",
+            "In the run-time instance (any other n) step 10's machine code reads A in 2,080 single loads, step 11's in 544.",
         ],
         "caption": "Step 11: the map of step 10; A read in 16-byte panels of 4 columns, the load written in PTX.",
     },
@@ -1647,6 +1824,18 @@ STEP_SPECS = [
         "title": "Step 22 · 16-byte copies only where every row starts on a 16-byte boundary",
         "caption": "Step 22: every row of n floats starts on a 16-byte boundary only where 4 divides n; any other n "
                    "copies single floats.",
+    },
+    {
+        "name": "23_device_choices", "draw": draw_step23,
+        "title": "Step 23 · every switch counted in what the device reports",
+        "caption": "Step 23: step 22's kernels, switched at the device's counts: on 132 SMs T = 1 from 396 matrices, "
+                   "persistent from 990 to 4,224.",
+    },
+    {
+        "name": "24_sixteen_row_instances", "draw": draw_step24,
+        "title": "Step 24 · instances for n = 16: A's buffer and x sized to 16 rows",
+        "caption": "Step 24: at n = 16 A's buffer, x and the row loops hold 16 rows; step 23's run-time instance "
+                   "held 64, and updated the rows past n.",
     },
 ]
 
