@@ -421,20 +421,28 @@ def switch_table() -> str:
 # Pairs of steps that launch the same machine code: steps 04 and 05 everywhere (-sass.txt's last line);
 # 08 and 09 at k <= 32 (their <64> and <64, 1> listings match); 18 and 19 where step 19 does not go
 # persistent (its one-block-per-matrix instances are step 18's), which the report's grid column shows.
-IDENTICAL_PAIRS = [("04_fmaf_reciprocal", "05_const_correctness", lambda k, grids: True),
-                   ("08_thread_per_column", "09_warps_per_block", lambda k, grids: k <= 32),
-                   ("18_row_per_thread_copy", "19_persistent_prefetch", lambda k, grids: grids[0] == grids[1])]
+# Steps 22, 23 and 24 share every instance step 23 has (h200-2026-12-06-same-instances.txt): they launch the
+# same machine code wherever their plans pick the same instance and grid, which the report's grid and block
+# columns show, and step 24 differs only at n = 16.
+IDENTICAL_PAIRS = [("04_fmaf_reciprocal", "05_const_correctness", lambda row, other: True),
+                   ("08_thread_per_column", "09_warps_per_block", lambda row, other: int(row["k"]) <= 32),
+                   ("18_row_per_thread_copy", "19_persistent_prefetch", lambda row, other: row["grid_blocks"] == other["grid_blocks"]),
+                   ("22_sixteen_byte_rows", "23_device_choices",
+                    lambda row, other: (row["grid_blocks"], row["threads_per_block"]) == (other["grid_blocks"], other["threads_per_block"])),
+                   ("23_device_choices", "24_sixteen_row_instances", lambda row, other: int(row["n"]) != 16)]
 MARGIN_RUNS = [REPORT_CSV, ROOT / "docs" / "results" / f"{RUN}-step22.csv"]
 
 
-def margins_table() -> str:
+def margins_table(runs: str = "") -> str:
     """Per reference shape and timing mode, the largest difference between identical machine code in the
-    committed report runs, and the margin it sets: that difference rounded up to the next 0.5 %."""
+    committed report runs (those the docs quote, or the runs named: "h100-2026-12-06 h200-2026-12-06"), and the
+    margin it sets: that difference rounded up to the next 0.5 %."""
     import csv
     import math
 
+    paths = [run_csv(run) for run in runs.split()] or MARGIN_RUNS
     spreads, measured = {}, set()
-    for path in MARGIN_RUNS:
+    for path in paths:
         with open(path, newline="") as f:
             rows = [r for r in csv.DictReader(f) if r["us_median"]]
         index = {(r["shape_id"], r["mode"], r["name"]): r for r in rows}
@@ -443,7 +451,7 @@ def margins_table() -> str:
             for mode in ("back_to_back", "graph_replay"):
                 for a, b, same in IDENTICAL_PAIRS:
                     ra, rb = index.get((shape_id, mode, a)), index.get((shape_id, mode, b))
-                    if not ra or not rb or not same(int(ra["k"]), (ra["grid_blocks"], rb["grid_blocks"])):
+                    if not ra or not rb or not same(ra, rb):
                         continue
                     diff = abs(float(rb["us_median"]) / float(ra["us_median"]) - 1) * 100
                     key = (shape_id, mode)
@@ -462,7 +470,7 @@ def margins_table() -> str:
             else:
                 cells += ["no identical pair", "1.0 %"]
         lines.append("| " + " | ".join(cells) + " |")
-    runs = " and ".join(f"[{p.name}]({RESULTS_LINK}/{p.name})" for p in MARGIN_RUNS)
+    runs = " and ".join(f"[{p.name}]({RESULTS_LINK}/{p.name})" for p in paths)
     return f"From {runs}:\n\n" + "\n".join(lines) + "\n"
 
 
@@ -486,7 +494,7 @@ def fill(text: str) -> str:
         elif kind == "experiment":
             body = experiment_table(args.strip())
         elif kind == "margins":
-            body = margins_table()
+            body = margins_table(args.strip())
         else:
             body = report_section(args.strip())
         return match.group(1) + body + match.group(5)
