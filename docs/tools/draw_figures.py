@@ -659,7 +659,7 @@ def draw_thread_step(s):
         hits = [0] * 32
         hits[(start + 8) % 32] = 1
         # The source reads one word; the compiler merges four into one 16-byte load (2 passes)
-        # wherever they are aligned: 511 of step 08's 577 loads (docs/experiments.md).
+        # wherever they are aligned: 511 of step 08's 577 loads (docs/evidence/08_thread_per_column.md).
         bank_bar(svg, sx, y + 26, hits, message="one word for all (as written): broadcast")
     else:
         hits = [0] * 32
