@@ -376,15 +376,19 @@ TEST_SUITE("gpu") {
         }
         Summary summary;
         int64_t zero_signs = 0;
-        // The last three: 2,048 and 4,096 matrices with 64 and 128 columns,
-        // where a step may switch to a persistent grid (step 19 on an H200
-        // does) while its predecessor keeps one block per matrix. Each shape
-        // contiguous (every matrix on a 16-byte boundary when n * n and n * k
-        // are multiples of 4) and with a gap of one element after each matrix
-        // (most matrices off it), so that a step's aligned and unaligned paths
-        // are both compared.
-        for (const Shape shape : {Shape{64, 6}, Shape{64, 32}, Shape{33, 5}, Shape{17, 1}, Shape{64, 32, 64, 64},
-                                  Shape{64, 64, 32, 64}, Shape{64, 64, 64, 64}, Shape{63, 128, 32, 64}}) {
+        // Besides small shapes of n = 64 and of run-time n: 2,048 and 4,096
+        // matrices with 64 and 128 columns, where a step may switch to a
+        // persistent grid (step 19 on an H200 does) while its predecessor
+        // keeps one block per matrix; and n = k = 16, a small batch and
+        // Kimi-Linear's 1,024 matrices, where a step may run instances of 16
+        // rows (step 24) while its predecessor runs its run-time one. Each
+        // shape contiguous (every matrix on a 16-byte boundary when n * n and
+        // n * k are multiples of 4) and with a gap of one element after each
+        // matrix (most matrices off it), so that a step's aligned and
+        // unaligned paths are both compared.
+        for (const Shape shape :
+             {Shape{64, 6}, Shape{64, 32}, Shape{33, 5}, Shape{17, 1}, Shape{64, 32, 64, 64}, Shape{64, 64, 32, 64},
+              Shape{64, 64, 64, 64}, Shape{63, 128, 32, 64}, Shape{16, 16}, Shape{16, 16, 32, 32}}) {
             if (!fits(*t.step, shape.n, shape.k) || !fits(*t.previous, shape.n, shape.k)) {
                 continue;
             }
