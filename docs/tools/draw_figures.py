@@ -589,7 +589,7 @@ def draw_warp_step(s):
     items = [("box", OWNERS[0], "warp 0"), ("box", OWNERS[1], "warp 1"), ("box", OWNERS[2], "… one per warp")]
     if in_regs:
         items.append(("box", tint(OWNERS[0], 0.55), "x_high rows"))
-    items += [("box", A_USED, "A, read"), ("box", A_SPARE, "A, unread"), ("box", HILITE, "read now")]
+    items += [("box", A_USED, "A, read"), ("box", A_SPARE, "A, copied, not used by the solve"), ("box", HILITE, "read now")]
     if stride > N:
         items.append(("hatch", None, "padding"))
     legend(svg, items, STEP_H - 62)
@@ -698,7 +698,7 @@ def draw_thread_step(s):
     items = [("box", OWNERS[0], "thread 0"), ("box", OWNERS[1], "thread 1"),
              ("box", OWNERS[2], "… one per thread"), ("box", A_USED, "A, read")]
     if s["copy"] == "all":
-        items.append(("box", A_SPARE, "A, unread"))
+        items.append(("box", A_SPARE, "A, copied, not used by the solve"))
     else:
         if s["copy"] == "chunks":
             items.append(("box", A_SPARE, "copied, unread"))
@@ -1327,7 +1327,7 @@ def draw_step24(s):
                                   "load and 4 `fmaf` at each panel, no store.", size=SMALL_SIZE, fill=MUTED)
 
     notes(svg, ["Both solve 4 panels (j0 = 0, 4, 8, 12); the rows before n take the same terms in the same order: "
-                "X is step 23's, bit for bit.",
+                "so X should be step 23's, bit for bit.",
                 "`cuobjdump -res-usage`, sm_90: `<16, 2, 32, 4>` 62 registers; `<0, 2, 32, 4>` 128. Shared: 5,376 B "
                 "and 18,432 B, 1 KB reserved."],
           top2 + ph2 + 26)
@@ -1475,7 +1475,7 @@ def draw_left_right():
     top, ph = 200, 526
     pw = 456
     panels = [(16, "LEFT-LOOKING (steps 01-05)", "row r: a dot product of row r of A with the solved x, then ÷ a_rr"),
-              (16 + pw + 16, "RIGHT-LOOKING (steps 06-14)",
+              (16 + pw + 16, "RIGHT-LOOKING (steps 06 on)",
          "y = b at first; once x_j is known, every later row i: y_i −= a_ij·x_j")]
     for px, heading, line in panels:
         panel(svg, px, top, pw, ph, heading)
