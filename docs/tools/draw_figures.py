@@ -1615,7 +1615,7 @@ STEP_SPECS = [
             "Map, reads and arithmetic as in step 04: lane i holds rows i and 32+i of column w; rows are dot products.",
             "Every variable that never changes is const: besides loop counters and row sums, only `x_low`, `x_high` change.",
         ],
-        "caption": "Step 05: the map of steps 02-04; const marks everything but the two registers.",
+        "caption": "Step 05: the map of steps 02-04; const marks everything but x_low, x_high, row sums and loop counters.",
     },
     {
         "name": "06_right_looking", "family": "06", "draw": draw_warp_step,
