@@ -732,7 +732,7 @@ def draw_step13(s):
             svg.rect(gx, y + 16, 18, 30, fill=A_SPARE, stroke=EDGE, sw=1.2)
             svg.text(gx + 9, y + 60, f"{b},{g}", size=SMALL_SIZE, anchor="middle", fill=MUTED)
     svg.text(x0 + 300, y + 36, "…", fill=MUTED)
-    svg.text(x0, y + 78, "grid (matrices, ⌈k/8⌉), k = 24 drawn:", size=SMALL_SIZE, fill=MUTED)
+    svg.text(x0, y + 78, "grid (matrices, ⌈k/8⌉); drawn for k = 24:", size=SMALL_SIZE, fill=MUTED)
     svg.text(x0, y + 93, "each block copies its matrix's A itself", size=SMALL_SIZE, fill=MUTED)
 
     sx = P2[0] + 34
@@ -1713,7 +1713,7 @@ STEP_SPECS = [
     {
         "name": "13_cp_async", "draw": draw_thread_step,
         "title": "Step 13 · cp.async, a float at a time: who holds what",
-        "launch": THREAD_LAUNCH, "copy": "lower", "a_copy": "lower triangle, cp.async per float",
+        "launch": THREAD_LAUNCH, "copy": "lower", "a_copy": "lower triangle, 4-byte copies",
         "stride": 64, "read": "panel",
         "shared_notes": ["filled by cp.async, 4 bytes each"],
         "notes": [
