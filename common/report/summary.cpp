@@ -107,17 +107,6 @@ const RowResult* cublas_row(const ShapeResult& shape, const TimingMode mode) {
     return nullptr;
 }
 
-// The last timed step of a shape in a mode, or null.
-const RowResult* last_step_row(const ShapeResult& shape, const TimingMode mode) {
-    const RowResult* last = nullptr;
-    for (const RowResult& row : shape.rows) {
-        if (row.kind == RowKind::step && row.timing(mode)) {
-            last = &row;
-        }
-    }
-    return last;
-}
-
 // Every reference shape: the last step in both of test-backend-ops' units, the
 // fastest step and how far the last is from it, and cuBLAS.
 void write_reference_table(std::ostream& out, const ReportRun& run) {
@@ -132,11 +121,12 @@ void write_reference_table(std::ostream& out, const ReportRun& run) {
             continue;
         }
         for (const TimingMode mode : run.modes) {
-            const RowResult* const      last    = last_step_row(shape, mode);
-            const std::optional<size_t> fastest = fastest_step(shape, mode);
-            if (last == nullptr || !fastest) {
+            const std::optional<size_t> last_index = last_step(shape);
+            const std::optional<size_t> fastest    = fastest_step(shape, mode);
+            if (!last_index || !fastest || !shape.rows[*last_index].timing(mode)) {
                 continue;
             }
+            const RowResult* const last    = &shape.rows[*last_index];
             const RowResult&       best    = shape.rows[*fastest];
             const RowResult* const cublas  = cublas_row(shape, mode);
             const double           us      = last->timing(mode)->median_us;
