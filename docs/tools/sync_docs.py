@@ -81,7 +81,6 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 RUN = "h200-2026-12-02"  # the committed run the docs quote
 STEP_LOG = ROOT / "docs" / "results" / f"{RUN}-step-tests.log"
 REPORT_LOG = ROOT / "docs" / "results" / f"{RUN}-report.txt"
-REPORT_CSV = ROOT / "docs" / "results" / f"{RUN}.csv"
 SHAPES = [("pr", "the PR's, 8 matrices, k = 6"), ("upstream_perf", "upstream perf, 16 matrices, k = 32"),
           ("qwen3_next", "Qwen3-Next, 256 matrices, k = 64"), ("qwen3_next_8k", "Qwen3-Next, 4,096 matrices"),
           ("qwen3_next_32k", "Qwen3-Next, 16,384 matrices"), ("large_batch", "16,384 matrices, k = 32"),
@@ -165,12 +164,9 @@ def run_csv(run: str = "") -> pathlib.Path:
 def step_comparison(spec: str) -> str:
     """The step against its predecessor, cuBLAS and the empty kernel, from the report's CSV (of the
     run the docs quote, or of the run named after an @: "23_device_choices @h100-2026-12-06")."""
-    import csv
-
     step, _, run = (part.strip() for part in spec.partition("@"))
     csv_path = run_csv(run)
-    with open(csv_path, newline="") as f:
-        rows = list(csv.DictReader(f))
+    rows = report_rows(run)
     steps = list(dict.fromkeys(r["name"] for r in rows if r["kind"] == "step"))
     if step not in steps:
         raise SystemExit(f"no step {step} in {csv_path}")
@@ -441,21 +437,19 @@ IDENTICAL_PAIRS = [("04_fmaf_reciprocal", "05_const_correctness", lambda row, ot
                     lambda row, other: same_launch(row, other) and int(row["n"]) == 64),
                    ("22_sixteen_byte_rows", "23_device_choices", same_launch),
                    ("23_device_choices", "24_sixteen_row_instances", lambda row, other: int(row["n"]) != 16)]
-MARGIN_RUNS = [REPORT_CSV, ROOT / "docs" / "results" / f"{RUN}-step22.csv"]
+MARGIN_RUNS = [RUN, f"{RUN}-step22"]
 
 
 def margins_table(runs: str = "") -> str:
     """Per reference shape and timing mode, the largest difference between identical machine code in the
     committed report runs (those the docs quote, or the runs named: "h100-2026-12-06 h200-2026-12-06"), and the
     margin it sets: that difference rounded up to the next 0.5 %."""
-    import csv
     import math
 
-    paths = [run_csv(run) for run in runs.split()] or MARGIN_RUNS
+    run_names = runs.split() or MARGIN_RUNS
     spreads, measured = {}, set()
-    for path in paths:
-        with open(path, newline="") as f:
-            rows = [r for r in csv.DictReader(f) if r["us_median"]]
+    for run in run_names:
+        rows = [r for r in report_rows(run) if r["us_median"]]
         index = {(r["shape_id"], r["mode"], r["name"]): r for r in rows}
         measured |= {r["shape_id"] for r in rows}
         for shape_id, _ in SHAPES:
@@ -491,7 +485,7 @@ def margins_table(runs: str = "") -> str:
             else:
                 cells += ["no identical pair", "1.0 %"]
         lines.append("| " + " | ".join(cells) + " |")
-    runs = " and ".join(f"[{p.name}]({RESULTS_LINK}/{p.name})" for p in paths)
+    runs = " and ".join(f"[{run_csv(run).name}]({RESULTS_LINK}/{run_csv(run).name})" for run in run_names)
     return f"From {runs}:\n\n" + "\n".join(lines) + "\n"
 
 
