@@ -195,7 +195,7 @@ if [ "$part" = choices ]; then
             "libstep$(basename "$2" | cut -c1-2).a"
         echo "exit $?"
     done >"$out/same-instances.txt" 2>&1
-    cuobjdump -res-usage "build/$(ls -d steps/[0-9][0-9]_* | tail -n 1)/libstep$(echo "$last_step" | cut -c1-2).a" 2>&1 |
+    cuobjdump -res-usage "build/steps/$last_step/libstep${last_step:0:2}.a" 2>&1 |
         c++filt >"$out/res-usage-last.txt"
     exit 0
 fi
