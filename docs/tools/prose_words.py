@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Counts the words of prose a reader reads on each page: outside code blocks, tables, headings and
-HTML comments (a generated figure's value counts, its marker does not), with a link counted by its
-text. The lesson pages aim at about 700 words each; the whole lesson layer (the chapters, the
+"""Counts the words a reader reads on each page outside code blocks, tables and HTML comments:
+headings, captions and a figure's alt text count, a link counts by its text (a generated figure's
+value counts, its marker does not); a word is anything with a letter or digit in it. The lesson pages aim at about 700 words each; the whole lesson layer (the chapters, the
 overview and the README) at about 18,000.
 
     python3 docs/tools/prose_words.py                 # every lesson page, the overview, the README
@@ -17,15 +17,13 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 def prose_words(text: str) -> int:
     text = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
     text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
-    text = re.sub(r"!\[[^\]]*\]\([^)]*\)", "", text)
-    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)  # a link or a figure: its text
     text = re.sub(r"<[^>]+>", "", text)
     words = 0
     for line in text.splitlines():
-        stripped = line.strip()
-        if stripped.startswith("|") or stripped.startswith("#"):
+        if line.strip().startswith("|"):
             continue
-        words += len(re.findall(r"[^\s*_>`-][^\s]*", stripped))
+        words += len(re.findall(r"\S*[A-Za-z0-9]\S*", line))
     return words
 
 
