@@ -672,12 +672,13 @@ TEST_SUITE("gpu") {
             }
         }
         std::cout << "\ntiming: launches back to back on one stream (launch overhead included);\n"
-                  << "  us/run is the median of " << TimingConfig{}.samples
+                  << "  us/run is the median of " << TimingConfig{}.back_to_back.samples
                   << " samples, [min, max] of the samples; GB/s = bytes(A + B + X) / time, in GiB/s\n";
         print_environment(std::cout);
         print_timing_table(std::cout, rows[0]);
         std::cout << "\ntiming: graph replay, many launches captured in one CUDA graph (launch overhead removed);\n"
-                  << "  the same samples, figures and inputs as above\n";
+                  << "  us/run is the median of " << TimingConfig{}.graph_replay.samples
+                  << " samples; the same figures and inputs as above\n";
         print_timing_table(std::cout, rows[1]);
     }
 }

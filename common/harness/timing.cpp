@@ -23,8 +23,13 @@ private:
     cudaEvent_t event_ = nullptr;
 };
 
-// Milliseconds that the work `enqueue` puts on harness::stream() takes.
-double time_on_stream(const std::function<void()>& enqueue, const Event& start, const Event& stop) {
+// Milliseconds that the work `enqueue` puts on harness::stream() takes, after
+// `lead_in` (if any) has been put there untimed.
+double time_on_stream(const std::function<void()>& enqueue, const Event& start, const Event& stop,
+                      const std::function<void()>& lead_in = {}) {
+    if (lead_in) {
+        lead_in();
+    }
     CUDA_CHECK(cudaEventRecord(start.get(), stream()));
     enqueue();
     CUDA_CHECK(cudaEventRecord(stop.get(), stream()));
@@ -47,8 +52,8 @@ double time_launches(const std::function<void()>& launch, const int launches, co
 
 // Warms a candidate up, then sizes its sample from a short trial, so that a
 // sample lasts long enough for the events' resolution.
-int warm_up_and_size_sample(const std::function<void()>& launch, const TimingConfig& config, const Event& start,
-                            const Event& stop) {
+int warm_up_and_size_sample(const std::function<void()>& launch, const TimingConfig& config, const Sampling& sampling,
+                            const Event& start, const Event& stop) {
     for (int i = 0; i < config.warmup_launches; ++i) {
         launch();
     }
@@ -56,14 +61,16 @@ int warm_up_and_size_sample(const std::function<void()>& launch, const TimingCon
     constexpr int trial         = 20;
     const double  trial_ms      = time_launches(launch, trial, start, stop);
     const double  per_launch_ms = std::max(trial_ms / trial, 1e-4);
-    const int     launches      = static_cast<int>(std::ceil(config.sample_target_ms / per_launch_ms));
+    const int     launches      = static_cast<int>(std::ceil(sampling.target_ms / per_launch_ms));
     return std::max(std::clamp(launches, 20, 20000), config.min_launches_per_sample);
 }
 
-// One candidate, ready to sample: what one sample enqueues, and how many launches that is.
+// One candidate, ready to sample: what one sample enqueues, and how many
+// launches that is; what is enqueued untimed before it, if anything.
 struct Sampler {
     std::function<void()> enqueue_sample;
     int                   launches = 0;
+    std::function<void()> lead_in;
 };
 
 Timing summarize(std::vector<double> us, const int launches_per_sample) {
@@ -78,13 +85,15 @@ Timing summarize(std::vector<double> us, const int launches_per_sample) {
 }
 
 // The samples of all candidates, interleaved: sample s of every candidate
-// before sample s + 1 of any.
-std::vector<Timing> sample_interleaved(const std::vector<Sampler>& samplers, const TimingConfig& config,
-                                       const Event& start, const Event& stop) {
+// before sample s + 1 of any. Round s starts at candidate s (mod their
+// number), so that each candidate takes every place in the order in turn.
+std::vector<Timing> sample_interleaved(const std::vector<Sampler>& samplers, const int samples, const Event& start,
+                                       const Event& stop) {
     std::vector<std::vector<double>> us_per_launch(samplers.size());
-    for (int s = 0; s < config.samples; ++s) {
-        for (size_t c = 0; c < samplers.size(); ++c) {
-            const double ms = time_on_stream(samplers[c].enqueue_sample, start, stop);
+    for (int s = 0; s < samples; ++s) {
+        for (size_t i = 0; i < samplers.size(); ++i) {
+            const size_t c  = (static_cast<size_t>(s) + i) % samplers.size();
+            const double ms = time_on_stream(samplers[c].enqueue_sample, start, stop, samplers[c].lead_in);
             us_per_launch[c].push_back(1000.0 * ms / samplers[c].launches);
         }
     }
@@ -165,15 +174,15 @@ std::vector<Timing> time_back_to_back(const std::vector<std::function<void()>>& 
     const Event          start, stop;
     std::vector<Sampler> samplers;
     for (const std::function<void()>& launch : candidates) {
-        const int launches = warm_up_and_size_sample(launch, config, start, stop);
+        const int launches = warm_up_and_size_sample(launch, config, config.back_to_back, start, stop);
         samplers.push_back({[&launch, launches] {
                                 for (int i = 0; i < launches; ++i) {
                                     launch();
                                 }
                             },
-                            launches});
+                            launches, launch});
     }
-    return sample_interleaved(samplers, config, start, stop);
+    return sample_interleaved(samplers, config.back_to_back.samples, start, stop);
 }
 
 std::vector<Timing> time_graph_replay(const std::vector<std::function<void()>>& candidates,
@@ -184,7 +193,7 @@ std::vector<Timing> time_graph_replay(const std::vector<std::function<void()>>& 
     for (const std::function<void()>& launch : candidates) {
         // Sized from back-to-back launches, which overestimate a launch's
         // time in a graph: a graph sample is at most as long as the target.
-        const int wanted         = warm_up_and_size_sample(launch, config, start, stop);
+        const int wanted         = warm_up_and_size_sample(launch, config, config.graph_replay, start, stop);
         const int graph_launches = std::max(std::min(wanted, max_launches_per_graph), config.min_launches_per_sample);
         const int replays        = std::max(1, (wanted + graph_launches - 1) / graph_launches);
         graphs.push_back(std::make_unique<GraphOfLaunches>(launch, graph_launches));
@@ -198,7 +207,7 @@ std::vector<Timing> time_graph_replay(const std::vector<std::function<void()>>& 
                             },
                             graph_launches * replays});
     }
-    return sample_interleaved(samplers, config, start, stop);
+    return sample_interleaved(samplers, config.graph_replay.samples, start, stop);
 }
 
 std::vector<Timing> time_candidates(const TimingMode mode, const std::vector<std::function<void()>>& candidates,

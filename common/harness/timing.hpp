@@ -24,14 +24,27 @@ const char* mode_name(TimingMode mode);
 // "back_to_back" or "graph_replay", as the CSV and JSON files write it.
 const char* mode_key(TimingMode mode);
 
+// How each candidate is sampled in one timing mode.
+struct Sampling {
+    int    samples;    // the median of these is the figure
+    double target_ms;  // each sample launches this long, at least min_launches_per_sample launches
+};
+
 struct TimingConfig {
-    int    warmup_launches  = 50;
-    int    samples          = 21;   // the median of these is the figure
-    double sample_target_ms = 4.0;  // each sample launches this long, at least min_launches_per_sample launches
+    int warmup_launches = 50;
+    // Back to back, a kernel shorter than a launch's host time runs at the
+    // host's rate, and that rate wanders from sample to sample: there the
+    // median needs more samples, and shorter ones keep the run's length.
+    Sampling back_to_back = {63, 1.0};
+    Sampling graph_replay = {21, 4.0};
     // A caller that rotates its inputs over several buffer sets sets this to
     // the number of sets, so that every sample (and every captured graph)
     // goes through all of them.
     int min_launches_per_sample = 20;
+
+    const Sampling& sampling(TimingMode mode) const {
+        return mode == TimingMode::back_to_back ? back_to_back : graph_replay;
+    }
 };
 
 struct Timing {
@@ -44,8 +57,11 @@ struct Timing {
 
 // Times every candidate (each call makes one launch on harness::stream()).
 // Each sample times `launches_per_sample` back-to-back launches between two
-// CUDA events; the samples of the candidates interleave, so that a drift of
-// clocks or temperature hits all of them alike.
+// CUDA events, after one launch of the candidate before the first event, so
+// that the GPU is not idle at a sample's start waiting for the host. The
+// samples of the candidates interleave, so that a drift of clocks or
+// temperature hits all of them alike, and each round starts one candidate
+// further on, so that no candidate always follows the same one.
 std::vector<Timing> time_back_to_back(const std::vector<std::function<void()>>& candidates,
                                       const TimingConfig&                       config = {});
 
@@ -53,7 +69,7 @@ std::vector<Timing> time_back_to_back(const std::vector<std::function<void()>>& 
 // harness::stream() into a graph of `launches_per_sample` launches (or a
 // divisor of it, replayed that many times), and each sample replays it
 // between two events; per launch = replay time / launches. Samples
-// interleave as above. Throws CudaError if a candidate cannot be captured:
+// interleave and rotate as above. Throws CudaError if a candidate cannot be captured:
 // ask graph_capture_failure first.
 std::vector<Timing> time_graph_replay(const std::vector<std::function<void()>>& candidates,
                                       const TimingConfig&                       config = {});

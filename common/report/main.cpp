@@ -137,9 +137,9 @@ int run_report(const ReportOptions& options) {
     run.rotation = rotation_description(options.rotation);
     run.modes    = options.modes;
     if (options.quick) {
-        run.timing_config.warmup_launches  = 10;
-        run.timing_config.samples          = 7;
-        run.timing_config.sample_target_ms = 1.0;
+        run.timing_config.warmup_launches = 10;
+        run.timing_config.back_to_back    = {7, 1.0};
+        run.timing_config.graph_replay    = {7, 1.0};
     }
     std::cout << "solve_tri_report: " << report_steps().size() << " steps, cuBLAS and an empty kernel at "
               << shapes.size() << " shapes; seed " << run.seed << " (rerun with --seed " << run.seed << ")"

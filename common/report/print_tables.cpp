@@ -83,7 +83,7 @@ void print_shape(std::ostream& out, const ShapeResult& shape, const ReportRun& r
         out << "\n  " << mode_name(mode) << ": "
             << (mode == TimingMode::back_to_back ? "launches back to back on one stream (launch overhead included)"
                                                  : "launches replayed from a CUDA graph (launch overhead removed)")
-            << ";\n  median of " << run.timing_config.samples
+            << ";\n  median of " << run.timing_config.sampling(mode).samples
             << " samples [min, max]; GB/s = bytes(A + B + X) / time / 1024^3; change against the step above; "
                "speed-up over the first step\n";
         print_timing_table(out, timing_rows(shape, mode, run.copy));
