@@ -192,7 +192,11 @@ def step_comparison(spec: str) -> str:
         if shape_id in measured:
             lines.append("| " + " | ".join([title] + [cell(shape_id, n) for n in names + others]) + " |")
     date = rows[0]["date"]
-    return ("us/run, back to back / graph replay (median of 21 samples), from `solve_tri_report` on the "
+    samples = {mode: next((r["samples"] for r in rows if r["mode"] == mode and r["samples"]), "?")
+               for mode in ("back_to_back", "graph_replay")}
+    counted = (f"{samples['back_to_back']} samples" if samples["back_to_back"] == samples["graph_replay"]
+               else f"{samples['back_to_back']} / {samples['graph_replay']} samples")
+    return (f"us/run, back to back / graph replay (median of {counted}), from `solve_tri_report` on the "
             f"{rows[0]['gpu']}, {date} ([all figures]({RESULTS_LINK}/{csv_path.name})):\n\n" + "\n".join(lines) + "\n")
 
 
