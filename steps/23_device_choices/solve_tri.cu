@@ -9,12 +9,12 @@
 // blocks of each kernel an SM holds): one thread per column from three warps
 // for every two of the SMs' schedulers (four an SM since Volta); the persistent
 // kernel only where it keeps at least half the grid's warps, from 15/16 of two
-// rounds of its own resident blocks up to four waves of the grid's. The
+// rounds of its own resident blocks up to six waves of the grid's. The
 // persistent kernel overlaps copies with solves from its first matrices on,
 // where the grid's first wave copies and then solves; past a few waves that is
 // paid off, and the grid's twice as many warps win: on the H100, whose copies
-// bind, from between 3.9 and 7.8 waves (two runs); on the H200, whose solve
-// binds, from between 7.8 and 11.6. The kernels are step 22's: the output is
+// bind, from between 5.8 and 7.8 waves (between 3.9 and 5.8 in one run of
+// six); on the H200, whose solve binds, from between 7.8 and 11.6. The kernels are step 22's: the output is
 // the same, bit for bit.
 #include "step.cuh"
 
@@ -331,8 +331,8 @@ static_assert(std::is_same_v<Kernel, decltype(&solve_tri_persistent_kernel<64, 6
 constexpr int64_t schedulers_per_sm = 4;
 // The persistent kernel is kept up to this many waves of the grid's resident
 // blocks: on the H100, where the copies bind, the grid overtakes it between
-// 5.8 and 7.8 waves in two runs, and between 3.9 and 5.8 in a third, where at
-// 5.8 it is 2.5 % ahead; on the H200 between 7.8 and 11.6.
+// 5.8 and 7.8 waves in five runs of six, and between 3.9 and 5.8 in the sixth,
+// where at 5.8 it is 2.2 % ahead; on the H200 between 7.8 and 11.6.
 constexpr int64_t persistent_grid_waves = 6;
 
 // What the launcher asks of a device, once: its SMs, and how many blocks an SM

@@ -329,8 +329,8 @@ static_assert(std::is_same_v<Kernel, decltype(&solve_tri_persistent_kernel<64, 6
 constexpr int64_t schedulers_per_sm = 4;
 // The persistent kernel is kept up to this many waves of the grid's resident
 // blocks: on the H100, where the copies bind, the grid overtakes it between
-// 5.8 and 7.8 waves in two runs, and between 3.9 and 5.8 in a third, where at
-// 5.8 it is 2.5 % ahead; on the H200 between 7.8 and 11.6.
+// 5.8 and 7.8 waves in five runs of six, and between 3.9 and 5.8 in the sixth,
+// where at 5.8 it is 2.2 % ahead; on the H200 between 7.8 and 11.6.
 constexpr int64_t persistent_grid_waves = 6;
 
 // What the launcher asks of a device, once: its SMs, and how many blocks an SM
