@@ -1178,9 +1178,9 @@ def draw_step23(s):
         return x0 + math.log2(b) / 14 * (x1 - x0)
 
     # split_for: T = 1 from 3 * 4 * SMs / 2 warps (step 22: 1,024); persistent_pays: from 8 * batch >= 15 * 528
-    # up to 4 * 1,056 (step 22: no upper end)
+    # up to 6 * 1,056 (step 22: no upper end)
     fills = [tint(OWNERS[4], 0.55), tint(OWNERS[1], 0.35), BUF[0]]
-    rows = [("step 23", [1, 396, 990, 4224, 16384], [0, 1, 2, 1],
+    rows = [("step 23", [1, 396, 990, 6336, 16384], [0, 1, 2, 1],
              ["T = 2 grid: `<64, 2, 64, 4>`, 128 threads a matrix", "T = 1", "persistent", "T = 1 grid"]),
             ("step 22", [1, 512, 990, 16384], [0, 1, 2],
              ["T = 2 grid: the same kernel", "T = 1", "persistent `<64, 64, 4>` to the end"])]
@@ -1196,12 +1196,12 @@ def draw_step23(s):
         for b in edges[1:-1]:
             svg.line(bx(b), y - 4, bx(b), y + 30, stroke=INK, sw=2)
     # the boundaries' matrices: step 23's above its bar, step 22's below its own
-    for b in (396, 990, 4224):
+    for b in (396, 990, 6336):
         svg.text(bx(b), bar_y[0] - 10, f"{b:,}", size=SMALL_SIZE, anchor="middle", weight="bold")
     for b in (512, 990):
         svg.text(bx(b), bar_y[1] + 44, f"{b:,}", size=SMALL_SIZE, anchor="middle", weight="bold")
     # where step 23 launches otherwise than step 22
-    for lo, hi in ((396, 512), (4224, 16384)):
+    for lo, hi in ((396, 512), (6336, 16384)):
         svg.rect(bx(lo) - 1, bar_y[0] - 1, bx(hi) - bx(lo) + 2, bar_y[1] + 28 - bar_y[0], stroke=HILITE, sw=2)
     # axis
     ay = top + 178
@@ -1214,7 +1214,7 @@ def draw_step23(s):
         svg.rect(bx(b) - 3, ay - 3, 6, 6, fill=INK)
         svg.text(bx(b), ay + 32, name, size=SMALL_SIZE, anchor="middle", fill=MUTED)
     svg.text(30, top + ph - 12, "Outlined, where the two differ: T = 1 from 396 matrices rather than 512, and above "
-                                "4,224 the T = 1 grid where step 22 stays persistent.", size=SMALL_SIZE + 1)
+                                "6,336 the T = 1 grid where step 22 stays persistent.", size=SMALL_SIZE + 1)
 
     # where each boundary comes from
     top2, ph2 = top + ph + 14, 224
@@ -1225,8 +1225,8 @@ def draw_step23(s):
               "`split_for`: `batch · 2 ≥ 3 · 4 · sms / 2`", "a constant 1,024 warps: 512"),
              ("990", "persistent from 15/16 of two rounds of its blocks: 15/16 × 2 × 528 (132 × 4)",
               "`persistent_pays`: `8 · batch ≥ 15 · persistent_blocks`", "the same: 990"),
-             ("4,224", "persistent up to four waves of the grid's blocks: 4 × 1,056 (132 × 8)",
-              "`persistent_pays`: `batch ≤ 4 · grid_blocks`", "no upper end"),
+             ("6,336", "persistent up to six waves of the grid's blocks: 6 × 1,056 (132 × 8)",
+              "`persistent_pays`: `batch ≤ persistent_grid_waves · grid_blocks` (6)", "no upper end"),
              ("2 · 4 ≥ 8", "persistent at all only where it keeps half the grid's warps (2 a block in both)",
               "`persistent_pays`: `2 · persistent_per_sm ≥ grid_per_sm`", "no such test")]
     for i, (value, what, code, before) in enumerate(items):
@@ -1829,7 +1829,7 @@ STEP_SPECS = [
         "name": "23_device_choices", "draw": draw_step23,
         "title": "Step 23 · every switch counted in what the device reports",
         "caption": "Step 23: step 22's kernels, switched at the device's counts: on 132 SMs T = 1 from 396 matrices, "
-                   "persistent from 990 to 4,224.",
+                   "persistent from 990 to 6,336.",
     },
     {
         "name": "24_sixteen_row_instances", "draw": draw_step24,
