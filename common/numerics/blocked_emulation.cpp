@@ -1,0 +1,201 @@
+#include "blocked_emulation.hpp"
+
+#include "parallel.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+namespace numerics {
+
+const char* method_name(const Method method) {
+    switch (method) {
+        case Method::rows_fp32: return "rows fp32";
+        case Method::blocked_fp32: return "blocked fp32";
+        case Method::blocked_tf32: return "blocked tf32";
+        case Method::blocked_tf32x3: return "blocked tf32x3";
+    }
+    return "?";
+}
+
+float round_to_tf32(const float value) {
+    uint32_t bits;
+    std::memcpy(&bits, &value, sizeof(bits));
+    constexpr uint32_t exponent_mask = 0x7F800000u;
+    if ((bits & exponent_mask) == exponent_mask) {
+        return value;  // infinity stays itself; NaN is passed through (see the header)
+    }
+    // Float is sign and magnitude, so adding half a unit of the kept last bit
+    // (bit 13) to the magnitude and dropping the 13 low bits rounds the
+    // magnitude to nearest with ties away from zero, whatever the sign. A
+    // carry out of the mantissa steps the exponent up, as rounding must, and
+    // past the largest finite value reaches infinity's bit pattern.
+    constexpr uint32_t half_unit    = 0x00001000u;
+    constexpr uint32_t dropped_bits = 0x00001FFFu;
+    bits                            = (bits + half_unit) & ~dropped_bits;
+    float rounded;
+    std::memcpy(&rounded, &bits, sizeof(rounded));
+    return rounded;
+}
+
+Tf32Split split_tf32(const float value) {
+    const float hi = round_to_tf32(value);
+    return {hi, round_to_tf32(value - hi)};
+}
+
+namespace {
+
+// The operands of the block products, rounded once per solved row of X (a
+// kernel would convert each fragment as it loads it; the values are the same).
+struct RoundedRows {
+    std::vector<float> hi;  // tf32 and tf32x3: round_to_tf32(x)
+    std::vector<float> lo;  // tf32x3: round_to_tf32(x - hi)
+};
+
+void round_rows(const ProductMode mode, const int64_t k, const int64_t row_begin, const int64_t row_end,
+                const float* const X, RoundedRows& rounded) {
+    for (int64_t i = row_begin * k; i < row_end * k; ++i) {
+        if (mode == ProductMode::tf32) {
+            rounded.hi[i] = round_to_tf32(X[i]);
+        } else if (mode == ProductMode::tf32x3) {
+            const Tf32Split split = split_tf32(X[i]);
+            rounded.hi[i]         = split.hi;
+            rounded.lo[i]         = split.lo;
+        }
+    }
+}
+
+// c -= Σ_{j < columns} a_row[j] · X[j][·] for one row, every column of X at
+// once, in the product mode. `columns` is a multiple of block_rows, so of
+// mma_depth too: the off-diagonal blocks are whole.
+void subtract_block_products(const ProductMode mode, const int64_t k, const float* const a_row, const int64_t columns,
+                             const float* const X, const RoundedRows& rounded, float* const c) {
+    if (mode == ProductMode::fp32) {
+        for (int64_t j = 0; j < columns; ++j) {
+            const float        minus_a = -a_row[j];
+            const float* const x_row   = X + j * k;
+            for (int64_t col = 0; col < k; ++col) {
+                c[col] = std::fmaf(minus_a, x_row[col], c[col]);
+            }
+        }
+        return;
+    }
+    if (mode == ProductMode::tf32) {
+        // Products of two 11-bit significands are exact in FP32's 24 bits, so
+        // the fmaf rounds only the accumulation, as the mma's adder does.
+        for (int64_t j = 0; j < columns; ++j) {
+            const float        minus_a = -round_to_tf32(a_row[j]);
+            const float* const x_row   = rounded.hi.data() + j * k;
+            for (int64_t col = 0; col < k; ++col) {
+                c[col] = std::fmaf(minus_a, x_row[col], c[col]);
+            }
+        }
+        return;
+    }
+    // 3xTF32: per k-step of mma_depth columns, the three instructions in the
+    // order that adds the small terms before the large one.
+    for (int64_t step = 0; step < columns; step += mma_depth) {
+        Tf32Split minus_a[mma_depth];
+        for (int64_t d = 0; d < mma_depth; ++d) {
+            const Tf32Split split = split_tf32(a_row[step + d]);
+            minus_a[d]            = {-split.hi, -split.lo};  // negation is exact: tf32(-a) = -tf32(a)
+        }
+        for (int64_t d = 0; d < mma_depth; ++d) {  // lo(a) · hi(x)
+            const float* const x_hi = rounded.hi.data() + (step + d) * k;
+            for (int64_t col = 0; col < k; ++col) {
+                c[col] = std::fmaf(minus_a[d].lo, x_hi[col], c[col]);
+            }
+        }
+        for (int64_t d = 0; d < mma_depth; ++d) {  // hi(a) · lo(x)
+            const float* const x_lo = rounded.lo.data() + (step + d) * k;
+            for (int64_t col = 0; col < k; ++col) {
+                c[col] = std::fmaf(minus_a[d].hi, x_lo[col], c[col]);
+            }
+        }
+        for (int64_t d = 0; d < mma_depth; ++d) {  // hi(a) · hi(x)
+            const float* const x_hi = rounded.hi.data() + (step + d) * k;
+            for (int64_t col = 0; col < k; ++col) {
+                c[col] = std::fmaf(minus_a[d].hi, x_hi[col], c[col]);
+            }
+        }
+    }
+}
+
+// FP32 forward substitution of rows [row_begin, row_end) against the columns
+// [row_begin, r) of the same rows: x_r = (c_r - Σ) / a_rr, Σ an fmaf chain
+// from 0 in column order. C holds row r's right-hand side at C + (r - row_begin)*k.
+// `sum` is scratch of k floats.
+void substitute(const int64_t n, const int64_t k, const float* const A, const int64_t row_begin, const int64_t row_end,
+                const float* const C, float* const X, float* const sum) {
+    for (int64_t r = row_begin; r < row_end; ++r) {
+        const float* const a_row = A + r * n;
+        std::fill(sum, sum + k, 0.0f);
+        for (int64_t j = row_begin; j < r; ++j) {
+            const float        a_rj  = a_row[j];
+            const float* const x_row = X + j * k;
+            for (int64_t col = 0; col < k; ++col) {
+                sum[col] = std::fmaf(a_rj, x_row[col], sum[col]);
+            }
+        }
+        const float        a_rr  = a_row[r];
+        const float* const c_row = C + (r - row_begin) * k;
+        float* const       x_row = X + r * k;
+        for (int64_t col = 0; col < k; ++col) {
+            x_row[col] = (c_row[col] - sum[col]) / a_rr;
+        }
+    }
+}
+
+}  // namespace
+
+void solve_blocked(const int64_t n, const int64_t k, const float* const A, const float* const B, float* const X,
+                   const ProductMode mode) {
+    std::vector<float> c(static_cast<size_t>(block_rows * k)), sum(static_cast<size_t>(k));
+    RoundedRows        rounded;
+    if (mode != ProductMode::fp32) {
+        rounded.hi.resize(static_cast<size_t>(n * k));
+    }
+    if (mode == ProductMode::tf32x3) {
+        rounded.lo.resize(static_cast<size_t>(n * k));
+    }
+    for (int64_t block_begin = 0; block_begin < n; block_begin += block_rows) {
+        const int64_t block_end = std::min(n, block_begin + block_rows);
+        for (int64_t r = block_begin; r < block_end; ++r) {
+            float* const c_row = c.data() + (r - block_begin) * k;
+            std::copy(B + r * k, B + (r + 1) * k, c_row);
+            subtract_block_products(mode, k, A + r * n, block_begin, X, rounded, c_row);
+        }
+        substitute(n, k, A, block_begin, block_end, c.data(), X, sum.data());
+        round_rows(mode, k, block_begin, block_end, X, rounded);
+    }
+}
+
+void solve_by_rows(const int64_t n, const int64_t k, const float* const A, const float* const B, float* const X) {
+    std::vector<float> sum(static_cast<size_t>(k));
+    substitute(n, k, A, 0, n, B, X, sum.data());
+}
+
+void solve_matrix(const Method method, const int64_t n, const int64_t k, const float* const A, const float* const B,
+                  float* const X) {
+    switch (method) {
+        case Method::rows_fp32: solve_by_rows(n, k, A, B, X); return;
+        case Method::blocked_fp32: solve_blocked(n, k, A, B, X, ProductMode::fp32); return;
+        case Method::blocked_tf32: solve_blocked(n, k, A, B, X, ProductMode::tf32); return;
+        case Method::blocked_tf32x3: solve_blocked(n, k, A, B, X, ProductMode::tf32x3); return;
+    }
+}
+
+harness::HostFloats solve_batch(const Method method, const harness::Problem& p, const harness::Inputs& inputs) {
+    harness::HostFloats X = harness::filled_floats(p.x_elements(), harness::poison_value());
+    harness::parallel_for(p.batch(), [&](const int64_t begin, const int64_t end) {
+        for (int64_t m = begin; m < end; ++m) {
+            const int64_t i02 = m % p.ne02, i03 = m / p.ne02;
+            solve_matrix(method, p.n, p.k, inputs.A.data() + i02 * p.nb02 + i03 * p.nb03,
+                         inputs.B.data() + i02 * p.nb12 + i03 * p.nb13, X.data() + i02 * p.nb2 + i03 * p.nb3);
+        }
+    });
+    return X;
+}
+
+}  // namespace numerics
