@@ -49,7 +49,7 @@ __device__ __forceinline__ void copy_a(const float* const A_batch, float* const 
         const int idx = i + tid;
         const int row = idx / n;
         const int c   = idx % n;
-        // Above the diagonal: never read, so never copied.
+        // Above the diagonal: never used, so never copied.
         if (idx < n * n && c <= row) {
             sA[row * a_stride + c] = A_batch[idx];
         }
