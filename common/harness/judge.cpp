@@ -46,7 +46,7 @@ void judge_matrix(const Problem& p, const Family family, const Inputs& in, const
                   const std::vector<char>* const expect_non_finite, const int64_t m, const ReferenceSolver& ref,
                   Tally& tally) {
     const int64_t n = p.n, k = p.k;
-    const double  tolerance_factor = 2.0 * gamma_float(n + 4);
+    const double  tolerance_factor = element_tolerance_factor(n);
     const int64_t offset           = (m % p.ne02) * p.nb2 + (m / p.ne02) * p.nb3;
     for (int64_t r = 0; r < n; ++r) {
         for (int64_t c = 0; c < k; ++c) {
@@ -79,8 +79,7 @@ void judge_matrix(const Problem& p, const Family family, const Inputs& in, const
             }
             if (bound == Bound::check) {
                 const double tolerance  = tolerance_factor * ref.bound()[r * k + c];
-                const double ratio      = tolerance > 0.0 ? err / tolerance : (err > 0.0 ? INFINITY : 0.0);
-                tally.worst_bound_ratio = std::max(tally.worst_bound_ratio, ratio);
+                tally.worst_bound_ratio = std::max(tally.worst_bound_ratio, bound_ratio(err, tolerance));
                 if (!(err <= tolerance)) {
                     std::ostringstream s;
                     s << "error " << err << " beyond the bound " << tolerance << " at " << where(p, m, r, c) << " (got "
@@ -123,6 +122,18 @@ int64_t first_written_gap(const Problem& p, const HostFloats& X) {
 
 }  // namespace
 
+double element_tolerance_factor(const int64_t n) {
+    return 2.0 * gamma_float(n + 4);
+}
+
+double nmse(const double err2, const double ref2) {
+    return ref2 > 0.0 ? err2 / ref2 : (err2 > 0.0 ? INFINITY : 0.0);
+}
+
+double bound_ratio(const double err, const double tolerance) {
+    return tolerance > 0.0 ? err / tolerance : (err > 0.0 ? INFINITY : 0.0);
+}
+
 Verdict judge(const Problem& p, const Family family, const Inputs& in, const HostFloats& X, const Bound bound,
               const std::vector<char>* const expect_non_finite) {
     Verdict v;
@@ -154,11 +165,8 @@ Verdict judge(const Problem& p, const Family family, const Inputs& in, const Hos
         },
         "checking against the double-precision reference, matrices");
     v.worst_bound_ratio = total.worst_bound_ratio;
-    const auto nmse     = [](const double err2, const double ref2) {
-        return ref2 > 0.0 ? err2 / ref2 : (err2 > 0.0 ? INFINITY : 0.0);
-    };
-    v.nmse             = nmse(total.err2, total.ref2);
-    v.backend_ops_nmse = nmse(total.backend_ops_err2, total.backend_ops_ref2);
+    v.nmse              = nmse(total.err2, total.ref2);
+    v.backend_ops_nmse  = nmse(total.backend_ops_err2, total.backend_ops_ref2);
     if (!total.failure.empty()) {
         v.passed  = false;
         v.failure = total.failure;

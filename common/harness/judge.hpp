@@ -54,4 +54,13 @@ Verdict judge_copy_of_b(const Problem& problem, const Inputs& inputs, const Host
 
 constexpr double backend_ops_max_nmse = 1e-7;
 
+// The judge's arithmetic, for whoever scores outputs beside it: the element
+// tolerance is element_tolerance_factor(n) times the reference's bound()
+// (2·γ_{n+4}, the rule above); nmse() is Σ err² / Σ ref² (0 where both are 0,
+// infinity where only the reference is); bound_ratio() is err / tolerance
+// (<= 1 passes; infinity for an error where the tolerance is 0).
+double element_tolerance_factor(int64_t n);
+double nmse(double err2, double ref2);
+double bound_ratio(double err, double tolerance);
+
 }  // namespace harness

@@ -82,7 +82,7 @@ struct Score {
     double  worst_bound_ratio = 0.0;  // max |x - ref| / (2 γ_{n+4} (|A^-1||A||x|)_i), as the judge's
     int64_t non_finite        = 0;    // elements left out of the sums above
 
-    double nmse() const { return ref2 > 0.0 ? err2 / ref2 : (err2 > 0.0 ? INFINITY : 0.0); }
+    double nmse() const { return harness::nmse(err2, ref2); }
 };
 
 struct RowScores {
@@ -99,7 +99,7 @@ RowScores score_row(const Row& row, const uint64_t run_seed) {
     for (const Method method : numerics::all_methods) {
         solutions.push_back(numerics::solve_batch(method, problem, inputs));
     }
-    const double tolerance_factor = 2.0 * harness::gamma_float(row.n + 4);
+    const double tolerance_factor = harness::element_tolerance_factor(row.n);
     RowScores    scores;
     std::mutex   merge;
     // Case c is batch index i03 = c: matrices [c * ne02, (c + 1) * ne02).
@@ -123,8 +123,8 @@ RowScores score_row(const Row& row, const uint64_t run_seed) {
                         const double tolerance = tolerance_factor * reference.bound()[e];
                         score.err2 += err * err;
                         score.ref2 += x0 * x0;
-                        score.worst_bound_ratio = std::max(
-                            score.worst_bound_ratio, tolerance > 0.0 ? err / tolerance : (err > 0.0 ? INFINITY : 0.0));
+                        score.worst_bound_ratio =
+                            std::max(score.worst_bound_ratio, harness::bound_ratio(err, tolerance));
                     }
                 }
             }

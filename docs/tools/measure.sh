@@ -15,7 +15,7 @@
 # SM against four, timed), "occupancy-stalls" (where the stalls of both sit),
 # "choices" (the README's build timed, the report, and the machine code of
 # the last three steps, each in ./build: what the last two steps' chapters
-# read, on each GPU), "host-costs" (docs/tools/plan_host_time.cpp on that
+# read, on each GPU), "host-costs" (build/plan_host_time on that
 # build: each launcher's host time per plan), "suites" (every test suite of a build with the
 # experiments, three invocations at once, after part choices),
 # "no-spills" (step 22 against step 21 at n = 60 and 62, timed and
@@ -47,7 +47,7 @@
 #            same-instances.txt  docs/tools/same_instances.py on it: which instances of each
 #                            step are the machine code of the step before
 #            res-usage-last.txt  cuobjdump -res-usage of the last step's library
-#   host-costs: host-costs.txt  ns per call of cudaGetDevice and of steps 16-24's plans
+#   host-costs: host-costs.txt  ns per call of cudaGetDevice and of every step's plan
 #   suites:  meson-test-NAME.txt  meson test of build (reconfigured with
 #                            -Dexperiments=true), every suite, in ten invocations at
 #                            once: cpu and gpu; sanitizer; the steps and the experiments
@@ -203,13 +203,7 @@ if [ "$part" = choices ]; then
 fi
 
 if [ "$part" = host-costs ]; then
-    libs=$(for n in 16 17 18 19 20 21 22 23 24; do ls build/steps/${n}_*/libstep$n.a; done)
-    cuda=$(dirname "$(dirname "$(command -v nvcc)")")
-    # shellcheck disable=SC2086
-    g++ -std=c++17 -O2 -Icommon/kernel -Icommon/harness -I"$cuda/include" -o build/plan_host_time \
-        docs/tools/plan_host_time.cpp $libs build/common/harness/libharness.a \
-        build/common/kernel/libkernel_support.a -L"$cuda/lib64" -lcudart -lpthread -ldl -lrt &&
-        build/plan_host_time >"$out/host-costs.txt" 2>&1
+    ninja -C build plan_host_time >/dev/null && build/plan_host_time >"$out/host-costs.txt" 2>&1
     echo "host-costs: exit $?"
     exit 0
 fi

@@ -1,10 +1,10 @@
-// Host time per call of each launcher's plan (what solve_tri decides before
-// its launch) for steps 16-24, and of cudaGetDevice alone, on this machine.
-// Back to back, a kernel shorter than a launch's host time runs at the host's
-// rate, so a launcher's own host time is part of its us/run there.
+// Host time per call of each step's plan (what its launcher decides before
+// the launch), and of cudaGetDevice alone, on this machine. Back to back, a
+// kernel shorter than a launch's host time runs at the host's rate, so a
+// launcher's own host time is part of its us/run there.
 //
-//   docs/tools/measure.sh OUT_DIR 90 host-costs     (after the README's build in ./build)
-#include "problem.hpp"
+//   build/plan_host_time       (docs/tools/measure.sh part host-costs runs it)
+#include "report_steps.hpp"
 
 #include <cuda_runtime.h>
 
@@ -12,34 +12,6 @@
 #include <cstdio>
 #include <map>
 #include <utility>
-
-namespace step16 {
-extern const harness::Step step;
-}
-namespace step17 {
-extern const harness::Step step;
-}
-namespace step18 {
-extern const harness::Step step;
-}
-namespace step19 {
-extern const harness::Step step;
-}
-namespace step20 {
-extern const harness::Step step;
-}
-namespace step21 {
-extern const harness::Step step;
-}
-namespace step22 {
-extern const harness::Step step;
-}
-namespace step23 {
-extern const harness::Step step;
-}
-namespace step24 {
-extern const harness::Step step;
-}
 
 namespace {
 
@@ -61,12 +33,10 @@ double ns_per_call(const Call& call, const int calls) {
 
 int main() {
     if (cudaFree(nullptr) != cudaSuccess) {
-        std::printf("no GPU: nothing to time\n");
-        return 1;
+        std::printf("plan_host_time: no GPU, nothing to time\n");
+        return 77;
     }
-    volatile int64_t           sink    = 0;  // keeps each call's result alive
-    const harness::Step* const steps[] = {&step16::step, &step17::step, &step18::step, &step19::step, &step20::step,
-                                          &step21::step, &step22::step, &step23::step, &step24::step};
+    volatile int64_t sink = 0;  // keeps each call's result alive
     // The report's shape ids: the PR's shape, the batch curve's 2 matrices, Kimi-Linear's shape.
     const std::pair<const char*, harness::Problem> shapes[] = {{"pr", harness::Problem::contiguous(64, 6, 4, 2)},
                                                                {"curve_2", harness::Problem::contiguous(64, 64, 2, 1)},
@@ -84,8 +54,8 @@ int main() {
         std::printf("thread_local map lookup: %.1f ns\n", ns_per_call([&] { sink = sink + known[0]; }, 2000000));
         for (const auto& [id, p] : shapes) {
             std::printf("%s plan ns:", id);
-            for (const harness::Step* const step : steps) {
-                if (p.n <= step->limits.max_n) {
+            for (const harness::Step* const step : harness::report_steps()) {
+                if (p.n <= step->limits.max_n && p.k <= step->limits.max_k) {
                     const double ns = ns_per_call([&] { sink = sink + step->plan(p).grid.x; }, 500000);
                     std::printf(" %.2s:%.1f", step->name, ns);
                 }
