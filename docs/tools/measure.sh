@@ -28,7 +28,9 @@
 # stalls sit), "floor-stalls" (where they sit at the PR's shape and at k = 32,
 # with the launches' figures), "sixteen-threads" (step 22's experiment
 # sixteen_threads at k <= 32 and small batches, checked and timed, with the
-# launches' figures), or "all" (the parts run, large, experiments, ncu and
+# launches' figures), "shared-rows" (step 25 against step 24 and its two
+# experiments against it, timed at shapes whose blocks have 128 threads, and
+# each kernel at 256 matrices under Nsight Compute), or "all" (the parts run, large, experiments, ncu and
 # test), or "experiments" (the one-change experiments). The
 # parts build in build-measure (with -Dexperiments=true), or in the folder
 # SOLVE_TRI_BUILD names; SOLVE_TRI_STEPS="16 17" limits the step tests of part
@@ -83,6 +85,17 @@
 #                            step binary's timing case, and one warm launch of each under
 #                            Nsight Compute (local-memory sectors against global ones,
 #                            DRAM bytes, duration)
+#   shared-rows: shared-rows.txt  step 25's binary (against step 24) and its experiments
+#                            rows_across_warps and chunks_in_turn (against step 25),
+#                            each at the reference shapes and at five shapes whose blocks
+#                            have 128 threads or share rows at n = 16;
+#                            shared-rows-metrics.txt, one warm launch of each kernel at
+#                            256 matrices (n = k = 64): duration, instructions, L2 read
+#                            requests and sectors, and steps 24 and 25's LDGSTS requests
+#                            and sectors; ncu-source-shared-rows-{24,25}.csv (in
+#                            ncu-source-shared-rows.tar.gz), stall samples per SASS
+#                            instruction there; ncu-source-shared-rows.txt, what
+#                            stalls_by_instruction.py reads in them
 #   persistent-choice: persistent-choice.txt  step 21's binary (against step 20) about
 #                            its switch (960 to 1,056 matrices, k = 64) and where step 20
 #                            ran its other persistent kernels (k = 128; n = 60); and the
@@ -691,6 +704,62 @@ if [ "$part" = sixteen-threads ]; then
             done
         done
     } >>"$out/sixteen-threads.txt"
+fi
+
+if [ "$part" = shared-rows ]; then
+    # Step 25 (a block's threads share A's rows) against step 24, and its
+    # experiments rows_across_warps and chunks_in_turn against step 25: each
+    # checked and timed at the reference shapes, then at shapes whose blocks
+    # have 128 threads (n = k = 64 up to 384 matrices; k = 128) or share rows
+    # at n = 16; then one warm launch of each kernel at 256 matrices (n = k =
+    # 64: <64, 2, 64, 4>), and where the stalls of steps 24 and 25 sit there.
+    shapes=("--n 64 --k 64 --ne2 64 --ne3 1" "--n 64 --k 64 --ne2 192 --ne3 1" "--n 64 --k 64 --ne2 384 --ne3 1"
+        "--n 64 --k 128 --ne2 128 --ne3 1" "--n 16 --k 16 --ne2 4096 --ne3 1")
+    {
+        for binary in 25_every_thread_copies/25_every_thread_copies 25_rows_across_warps 25_chunks_in_turn; do
+            echo "=== $(basename "$binary"), against the previous step, at the reference shapes ==="
+            "$build/steps/$binary" --seed "$seed" --test-case='*against the previous*,*timing*' 2>&1
+            for shape in "${shapes[@]}"; do
+                echo "=== $(basename "$binary") $shape ==="
+                # shellcheck disable=SC2086
+                "$build/steps/$binary" --seed "$seed" $shape --test-case='*timing*' 2>&1
+            done
+        done
+    } >"$out/shared-rows.txt"
+    echo "shared-rows: $(grep -c 'Status: SUCCESS' "$out/shared-rows.txt") of $((3 * (${#shapes[@]} + 1))) runs passed"
+    i='(\(int\))?'
+    instance="${i}64, ${i}2, ${i}64, ${i}4>"
+    metrics=gpu__time_duration.sum,sm__inst_executed.sum,sm__cycles_active.avg
+    metrics+=,lts__t_requests_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read.sum
+    {
+        for binary in 25_rows_across_warps 25_chunks_in_turn; do
+            for kernel in "step25::solve_tri_kernel<$instance" "step25_variant::solve_tri_kernel<$instance"; do
+                echo "=== ${kernel%%::*} in $binary, n 64 k 64, 256 matrices ==="
+                warm_metrics "$kernel" "$metrics" "$build/steps/$binary" --seed "$seed" --n 64 --k 64 --ne2 8 \
+                    --ne3 32 --test-case='*timing*'
+            done
+        done
+        echo "=== step24 in 25_every_thread_copies, n 64 k 64, 256 matrices ==="
+        warm_metrics "step24::solve_tri_kernel<$instance" "$metrics" \
+            "$build/steps/25_every_thread_copies/25_every_thread_copies" --seed "$seed" --n 64 --k 64 --ne2 8 \
+            --ne3 32 --test-case='*timing*'
+        for step in 24 25; do
+            echo "=== step$step, LDGSTS requests and sectors, n 64 k 64, 256 matrices ==="
+            warm_metrics "step$step::solve_tri_kernel<$instance" \
+                l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum \
+                "$build/steps/25_every_thread_copies/25_every_thread_copies" --seed "$seed" --n 64 --k 64 --ne2 8 \
+                --ne3 32 --test-case='*timing*'
+        done
+    } >"$out/shared-rows-metrics.txt"
+    echo "shared-rows-metrics: $(grep -c '"gpu__time_duration.sum"' "$out/shared-rows-metrics.txt") of 5 profiled"
+    mkdir -p "$out/raw"
+    for step in 24 25; do
+        source_counters "ncu-source-shared-rows-$step" 10 "step$step::solve_tri_kernel<$instance" \
+            "$build/steps/25_every_thread_copies/25_every_thread_copies" --seed "$seed" --n 64 --k 64 --ne2 8 \
+            --ne3 32 --test-case='*timing*'
+    done
+    python3 docs/tools/stalls_by_instruction.py "$out"/ncu-source-shared-rows-*.csv >"$out/ncu-source-shared-rows.txt" 2>&1
+    (cd "$out" && tar -czf ncu-source-shared-rows.tar.gz ncu-source-shared-rows-*.csv)
 fi
 
 if [ "$part" = persistent-choice ]; then
