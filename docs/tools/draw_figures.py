@@ -8,11 +8,12 @@ The figures:
 
   NN_name.svg                 per step: which lane, warp or thread holds which rows and columns
                               of X (and B), where A, B and X live, and what one block covers;
-                              steps 20-24, whose ideas are choices at launch and instances,
+                              steps 20-25, whose ideas are choices at launch and instances,
                               instead: which layouts take 16-byte copies (20), where on the
                               batch axis the persistent kernel runs (21), why 16-byte copies by
                               rows need n % 4 == 0 (22), the launches counted on a device of
-                              132 SMs (23), and the n = 16 instances' buffer and registers (24)
+                              132 SMs (23), the n = 16 instances' buffer and registers (24),
+                              and which warp of a 128-thread block copies each chunk of A (25)
   banks_06_07.svg             the shared-memory banks of a warp reading one column of A at row
                               strides 64, 65 and 63
   left_right_looking_4x4.svg  a worked 4 x 4 solve, left-looking against right-looking
@@ -1336,6 +1337,118 @@ def draw_step24(s):
                  ("box", OWNERS[1], "t = 1"), ("box", PAST_N, "a row past n: updated, never stored")], h - 62)
     return svg
 
+
+# --- step 25: every thread of a block copies A ----------------------------------------------------
+
+STEP25_MOST = {24: [8, 16, 0, 0], 25: [2, 4, 6, 8]}   # most copies by one thread of warp w (per step)
+
+
+def draw_step25(s):
+    h = 610
+    svg = Svg(WIDTH, h)
+    frame(svg, s["title"], s["caption"])
+    svg.text(24, 58, "n = k = 64, 16-byte aligned, T = 2 with 64 columns: `<64, 2, 64, 4>`, 128 threads (4 warps) a "
+                     "matrix; row r of A has chunks 0 … r/4")
+    top, ph, pw = 74, 360, 456
+    cw, rh = 12, 4          # a 16-byte chunk, a row
+    heads = ["STEP 24: THREAD r COPIES ROW r", "STEP 25: THREADS 2r AND 2r + 1 SHARE ROW r"]
+    subs = ["thread r: chunks 0, 1, 2, … of row r, one after another",
+            "thread 2r: chunks 0, 2, 4, …; thread 2r + 1: chunks 1, 3, 5, …"]
+    below = [("warps 2, 3 idle; row 63's thread: 16 copies", BAD),
+             ("every warp copies; at most 8 copies a thread", GOOD)]
+    for p, step in enumerate((24, 25)):
+        px = 16 + p * (pw + 16)
+        panel(svg, px, top, pw, ph, heads[p])
+        svg.text(px + 14, top + 42, subs[p], size=SMALL_SIZE + 1)
+        gx, gy = px + 44, top + 72
+
+        def owner(r, j):
+            """The warp that copies chunk j of row r, and whether it is the row's second thread."""
+            if step == 24:
+                return r // 32, False
+            return (2 * r) // 32, j % 2 == 1
+
+        # the chunk grid: row r has chunks 0..r/4; rows come in fours of one shape and one warp
+        svg.rect(gx, gy, 16 * cw, N * rh, fill=A_EMPTY)
+        for g in range(N // 4):
+            for j in range(g + 1):
+                w, second = owner(4 * g, j)
+                fill = tint(OWNERS[w], 0.5) if second else OWNERS[w]
+                svg.rect(gx + j * cw, gy + 4 * g * rh, cw, 4 * rh, fill=fill, stroke="#ffffff", sw=0.6)
+        svg.rect(gx, gy, 16 * cw, N * rh, stroke=EDGE, sw=0.8, dash="3,2")
+        edge = [(gx, gy)]
+        for r in range(N):
+            edge += [(gx + (r // 4 + 1) * cw, gy + r * rh), (gx + (r // 4 + 1) * cw, gy + (r + 1) * rh)]
+        svg.poly(edge + [(gx, gy + N * rh)], fill="none", stroke=EDGE, sw=1)
+        for j in (0, 4, 8, 12, 15):
+            svg.text(gx + (j + 0.5) * cw, gy - 4, str(j), size=SMALL_SIZE, anchor="middle", fill=MUTED)
+        svg.text(gx - 4, gy - 4, "chunk", size=SMALL_SIZE, anchor="end", fill=MUTED)
+        for r in (0, 16, 32, 48, 63):
+            svg.text(gx - 4, gy + (r + 0.5) * rh + 4, str(r), size=SMALL_SIZE, anchor="end", fill=MUTED)
+        svg.text(gx - 30, gy + N * rh / 2, "row", size=SMALL_SIZE, anchor="middle", fill=MUTED, rotate=-90)
+
+        # one copy instruction of warp 0, and a label in the empty upper triangle
+        if step == 24:
+            svg.rect(gx, gy, cw, 32 * rh, stroke=HILITE, sw=1.8)
+            what = "32 rows, 16 B each"
+        else:
+            svg.path(f"M{num(gx)},{num(gy)} H{num(gx + cw)} V{num(gy + 4 * rh)} H{num(gx + 2 * cw)} "
+                     f"V{num(gy + 16 * rh)} H{num(gx)} Z", stroke=HILITE, sw=1.8)
+            what = "16 rows, 32 B each"
+        ly, lx = gy + 2 * rh, gx + 3 * cw
+        svg.line(gx + cw + 1, ly, lx - 3, ly, stroke=HILITE, sw=1)
+        svg.label(lx, ly + 4, "warp 0, one instruction:")
+        svg.label(lx, ly + 18, what)
+
+        # the most copies one thread of each warp issues
+        bx, by = px + 250, gy + 8
+        svg.text(bx, by, "most copies by one thread", size=SMALL_SIZE + 1, weight="bold")
+        scale = 6.5
+        for w, most in enumerate(STEP25_MOST[step]):
+            y = by + 14 + w * 22
+            svg.text(bx, y + 11, f"warp {w}", size=SMALL_SIZE)
+            if most:
+                svg.rect(bx + 50, y, most * scale, 14, fill=OWNERS[w], stroke=EDGE, sw=0.6)
+                svg.text(bx + 54 + most * scale, y + 11, str(most), size=SMALL_SIZE, weight="bold")
+            else:
+                svg.line(bx + 50, y, bx + 50, y + 14, stroke=EDGE, sw=1)
+                svg.text(bx + 54, y + 11, "0: idle", size=SMALL_SIZE, fill=BAD)
+
+        # row r's first 32-byte sector: who fills it, and in how many instructions
+        sy = by + 14 + 4 * 22 + 26
+        svg.text(bx, sy, "row r's first 32-byte sector", size=SMALL_SIZE + 1, weight="bold")
+        half = 84
+        if step == 24:
+            svg.rect(bx, sy + 10, half, 20, fill=OWNERS[0])
+            svg.text(bx + half / 2, sy + 24, "lane r", size=SMALL_SIZE, anchor="middle", fill=OWNER_TEXT[0])
+            svg.rect(bx + half + 1, sy + 11, half - 2, 18, fill="#ffffff", stroke=EDGE, sw=1, dash="3,2")
+            svg.text(bx + 1.5 * half, sy + 24, "lane r, later", size=SMALL_SIZE, anchor="middle", fill=MUTED)
+            lines = ["one instruction: 16 of the 32", "bytes, in each of 32 rows"]
+        else:
+            svg.rect(bx, sy + 10, half, 20, fill=OWNERS[0])
+            svg.text(bx + half / 2, sy + 24, "lane 2r", size=SMALL_SIZE, anchor="middle", fill=OWNER_TEXT[0])
+            svg.rect(bx + half, sy + 10, half, 20, fill=tint(OWNERS[0], 0.5))
+            svg.text(bx + 1.5 * half, sy + 24, "lane 2r + 1", size=SMALL_SIZE, anchor="middle")
+            lines = ["one instruction: all 32 bytes,", "two lanes fill one sector"]
+        svg.rect(bx, sy + 10, 2 * half, 20, stroke=EDGE, sw=0.8)
+        svg.line(bx + half, sy + 6, bx + half, sy + 34, stroke=INK, sw=1.1)
+        for i, line in enumerate(lines):
+            svg.text(bx, sy + 50 + i * 15, line, size=SMALL_SIZE, fill=MUTED)
+
+        text, colour = below[p]
+        svg.text(px + 14, top + ph - 14, text, size=SMALL_SIZE + 1, weight="bold", fill=colour)
+
+    notes(svg, ["Machine code, sm_90: the 128-thread instance issues 16 `LDGSTS` (cp.async) before its barrier in "
+                "step 24, 8 in step 25.",
+                "The same chunks land in the same places, and the arithmetic is step 24's: X is the same, bit for bit.",
+                "A block of 64 threads (one a row) copies as in step 24."],
+          top + ph + 26)
+    legend(svg, [("box", OWNERS[0], "warp 0"), ("box", OWNERS[1], "warp 1"), ("box", OWNERS[2], "warp 2"),
+                 ("box", OWNERS[3], "warp 3"), ("box", tint(OWNERS[0], 0.5), "lighter: thread 2r + 1"),
+                 ("dash", EDGE, "not copied"), ("edge", HILITE, "one copy instruction")], h - 62)
+    return svg
+
+
 # ---------------------------------------------------------------------------------------------
 # Banks: a warp reading one column of A at row strides 64, 65 and 63.
 
@@ -1836,6 +1949,12 @@ STEP_SPECS = [
         "title": "Step 24 · instances for n = 16: A's buffer and x sized to 16 rows",
         "caption": "Step 24: at n = 16 A's buffer, x and the row loops hold 16 rows; step 23's run-time instance "
                    "held 64, and updated the rows past n.",
+    },
+    {
+        "name": "25_every_thread_copies", "draw": draw_step25,
+        "title": "Step 25 · every thread of a block copies A",
+        "caption": "Step 25: which warp of a 128-thread block copies each 16-byte chunk of A (n = 64): two warps "
+                   "before, all four now.",
     },
 ]
 

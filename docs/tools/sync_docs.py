@@ -86,7 +86,7 @@ SHAPES = [("pr", "the PR's, 8 matrices, k = 6"), ("upstream_perf", "upstream per
           ("qwen3_next_32k", "Qwen3-Next, 16,384 matrices"), ("large_batch", "16,384 matrices, k = 32"),
           ("kimi_linear", "Kimi-Linear, 1,024 matrices, n = k = 16")]
 
-BLOCK = re.compile(r"(<!-- (diff|timing|report|compare|ncu|microbench|sass|steps|experiment|margins):? ?([^>]*?) -->\n)"
+BLOCK = re.compile(r"(<!-- (diff|timing|report|compare|ncu|microbench|sass|steps|experiment|margins|own-shapes):? ?([^>]*?) -->\n)"
                    r"(.*?)(<!-- /\2 -->)",
                    re.S)
 FIGURE = re.compile(r"(<!--f:(.*?)-->)(.*?)(<!--/f-->)", re.S)
@@ -404,6 +404,36 @@ def experiment_table(name: str) -> str:
     return "\n".join(out) + "\n"
 
 
+def own_shapes_table(args: str) -> str:
+    """A step binary's (or an experiment's) timing of a shape of its own against the step it is timed
+    with, for every "=== BINARY --n N --k K --ne2 E2 --ne3 E3 ===" section of a committed log (measure.sh
+    part shared-rows): us/run of both and the change, back to back and in graph replay. args is "LOG
+    BINARY", LOG a file name in docs/results/."""
+    log_name, binary = args.split()
+    text = (ROOT / "docs" / "results" / log_name).read_text()
+    sections = re.finditer(rf"^=== {re.escape(binary)} --n (\d+) --k (\d+) --ne2 (\d+) --ne3 (\d+) ===\n(.*?)(?=^=== |\Z)",
+                           text, re.S | re.M)
+    out, names = [], None
+    for found in sections:
+        n, k, ne2, ne3, body = found.groups()
+        shape = f"A{{{n},{n},{ne2},{ne3}}} B{{{k},{n},{ne2},{ne3}}}"
+        cells = [f"n = {n}, k = {k}, {int(ne2) * int(ne3):,} matrices"]
+        for mode in re.split(r"^timing: ", body, flags=re.M)[1:3]:
+            lines = mode.splitlines()
+            at = next((i for i, line in enumerate(lines) if line.lstrip().startswith(shape)), None)
+            if at is None:
+                raise SystemExit(f"no timing of {shape} in {log_name}'s section of {binary}")
+            base, variant = TIMING_ROW.match(lines[at]), TIMING_ROW.match(lines[at + 1])
+            names = (base.group(2), variant.group(2))
+            cells += [f"{base.group(3)} → {variant.group(3)}", f"{variant.group(4)} %"]
+        out.append("| " + " | ".join(cells) + " |")
+    if not out:
+        raise SystemExit(f"no shape of {binary}'s own in {log_name}")
+    head = [f"us/run, {names[0]} → {names[1]} ([log]({RESULTS_LINK}/{log_name})):", "",
+            "| shape | back to back | change | graph replay | change |", "|---|---|---|---|---|"]
+    return "\n".join(head + out) + "\n"
+
+
 def switch_table() -> str:
     text = EXPERIMENT_SWITCH.read_text()
     step = re.search(r"^=== (\d\d)_", text, re.M).group(1)
@@ -425,7 +455,7 @@ def switch_table() -> str:
 # report's grid and block columns show, at the report's shapes (16-byte aligned): the listings of 19-20,
 # 20-21, 21-22 (h200-2026-12-02-same-code-*.txt) and 22-24 (h200-2026-12-06-same-instances.txt) hold their
 # instances identical, but for 21-22's run-time 16-byte ones (n = 16 at Kimi-Linear's shape) and step 24's
-# n = 16 ones.
+# n = 16 ones; 24-25 (h100-2026-12-06-every-thread-same-instances.txt) those of 64 threads at n != 16.
 
 
 def same_launch(row: dict, other: dict) -> bool:
@@ -440,7 +470,10 @@ IDENTICAL_PAIRS = [("04_fmaf_reciprocal", "05_const_correctness", lambda row, ot
                    ("21_persistent_threshold", "22_sixteen_byte_rows",  # their run-time 16-byte instances differ
                     lambda row, other: same_launch(row, other) and int(row["n"]) == 64),
                    ("22_sixteen_byte_rows", "23_device_choices", same_launch),
-                   ("23_device_choices", "24_sixteen_row_instances", lambda row, other: int(row["n"]) != 16)]
+                   ("23_device_choices", "24_sixteen_row_instances", lambda row, other: int(row["n"]) != 16),
+                   ("24_sixteen_row_instances", "25_every_thread_copies",  # blocks of 64 threads at n != 16
+                    lambda row, other: same_launch(row, other) and int(row["n"]) != 16 and
+                    int(row["threads_per_block"]) == 64)]
 MARGIN_RUNS = [RUN, f"{RUN}-step22"]
 
 
@@ -512,6 +545,8 @@ def fill(text: str) -> str:
             body = steps_table()
         elif kind == "experiment":
             body = experiment_table(args.strip())
+        elif kind == "own-shapes":
+            body = own_shapes_table(args.strip())
         elif kind == "margins":
             body = margins_table(args.strip())
         else:

@@ -2,10 +2,10 @@
 //
 // Since step 18, in a block of 64 or more threads thread r copies row r of A,
 // chunks 0, 4, 8, ... up to the diagonal. A block of 128 threads (two threads
-// per column, 64 columns: 192 to 384 matrices of n = k = 64 on an H100 or
-// H200) has two threads for every row, and threads 64 to 127, two warps of
-// four, copy nothing, while row 63's thread issues its 16 copies one after
-// the other. Here the threads / rows neighbouring threads of a row take its
+// per column, 64 columns: n = k = 64 up to 384 matrices on an H100 or H200)
+// has two threads for every row, and threads 64 to 127, two warps of four,
+// copy nothing, while row 63's thread issues its 16 copies one after the
+// other. Here threads / rows neighbouring threads share a row, taking its
 // chunks in turn: in a block of 128 threads, threads 2r and 2r + 1 copy row r,
 // chunks 0, 8, 16, ... and 4, 12, 20, ..., so every warp copies and no thread
 // issues more than 8. In a block of 64 threads (one per row) the copy is step
@@ -55,8 +55,8 @@ constexpr int wide_chunk = 16 / static_cast<int>(sizeof(float));
 // Starts the copy of A's lower triangle into shared memory, row r at
 // sA[r * a_stride], with cp.async: thread tid of the block takes every
 // threads-th chunk of `chunk` floats. Nothing waits here. With by_rows (a block of 64
-// or more threads), the block's threads / rows neighbouring threads copy one
-// row instead, taking its chunks in turn, each at a fixed offset from the
+// or more threads), each row is copied instead by threads / rows neighbouring
+// threads, which take its chunks in turn, each at a fixed offset from the
 // row's start. Either way n must be a multiple of chunk, as the plan makes it,
 // so that no chunk crosses a row. An instance of at most `rows` rows copies no
 // chunk past them.
@@ -66,8 +66,8 @@ __device__ __forceinline__ void copy_a(const float* const A_batch, float* const 
         // Threads per row: 1 or 2 at 64 rows, 4 or 8 at 16.
         constexpr int sharers = threads / rows;
         static_assert(sharers * rows == threads, "a block's threads split evenly over the rows");
-        const int     row     = tid / sharers;
-        const int     first   = tid % sharers * chunk;
+        const int row   = tid / sharers;
+        const int first = tid % sharers * chunk;
         if (row < n) {
 #pragma unroll
             for (int j = 0; j < rows; j += sharers * chunk) {
