@@ -49,7 +49,7 @@ int main() {
                                                         sink = sink + device;
                                                     },
                                                     2000000));
-        // What steps 23 and 24 look up once they know the device.
+        // What steps 23 to 25 look up once they know the device.
         thread_local std::map<int, int> known;
         std::printf("thread_local map lookup: %.1f ns\n", ns_per_call([&] { sink = sink + known[0]; }, 2000000));
         for (const auto& [id, p] : shapes) {

@@ -1340,7 +1340,15 @@ def draw_step24(s):
 
 # --- step 25: every thread of a block copies A ----------------------------------------------------
 
-STEP25_MOST = {24: [8, 16, 0, 0], 25: [2, 4, 6, 8]}   # most copies by one thread of warp w (per step)
+def step25_most(step):
+    """The most copies one thread of each warp issues in a block of 128 threads at n = 64: in step 24 thread r < 64
+    copies row r's chunks 0 … r/4; in step 25 threads 2r and 2r + 1 take row r's chunks in turn."""
+    def copies(t):
+        if step == 24:
+            return t // 4 + 1 if t < N else 0
+        row = t // 2
+        return len(range(t % 2, row // 4 + 1, 2))
+    return [max(copies(t) for t in range(32 * w, 32 * w + 32)) for w in range(4)]
 
 
 def draw_step25(s):
@@ -1404,7 +1412,7 @@ def draw_step25(s):
         bx, by = px + 250, gy + 8
         svg.text(bx, by, "most copies by one thread", size=SMALL_SIZE + 1, weight="bold")
         scale = 6.5
-        for w, most in enumerate(STEP25_MOST[step]):
+        for w, most in enumerate(step25_most(step)):
             y = by + 14 + w * 22
             svg.text(bx, y + 11, f"warp {w}", size=SMALL_SIZE)
             if most:

@@ -729,34 +729,32 @@ if [ "$part" = shared-rows ]; then
     echo "shared-rows: $(grep -c 'Status: SUCCESS' "$out/shared-rows.txt") of $((3 * (${#shapes[@]} + 1))) runs passed"
     i='(\(int\))?'
     instance="${i}64, ${i}2, ${i}64, ${i}4>"
+    step25="$build/steps/25_every_thread_copies/25_every_thread_copies"
+    # 256 matrices, n = k = 64, the timing case only: where each kernel is profiled.
+    at256=(--seed "$seed" --n 64 --k 64 --ne2 8 --ne3 32 --test-case='*timing*')
     metrics=gpu__time_duration.sum,sm__inst_executed.sum,sm__cycles_active.avg
     metrics+=,lts__t_requests_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read.sum
     {
         for binary in 25_rows_across_warps 25_chunks_in_turn; do
             for kernel in "step25::solve_tri_kernel<$instance" "step25_variant::solve_tri_kernel<$instance"; do
                 echo "=== ${kernel%%::*} in $binary, n 64 k 64, 256 matrices ==="
-                warm_metrics "$kernel" "$metrics" "$build/steps/$binary" --seed "$seed" --n 64 --k 64 --ne2 8 \
-                    --ne3 32 --test-case='*timing*'
+                warm_metrics "$kernel" "$metrics" "$build/steps/$binary" "${at256[@]}"
             done
         done
         echo "=== step24 in 25_every_thread_copies, n 64 k 64, 256 matrices ==="
-        warm_metrics "step24::solve_tri_kernel<$instance" "$metrics" \
-            "$build/steps/25_every_thread_copies/25_every_thread_copies" --seed "$seed" --n 64 --k 64 --ne2 8 \
-            --ne3 32 --test-case='*timing*'
+        warm_metrics "step24::solve_tri_kernel<$instance" "$metrics" "$step25" "${at256[@]}"
         for step in 24 25; do
             echo "=== step$step, LDGSTS requests and sectors, n 64 k 64, 256 matrices ==="
             warm_metrics "step$step::solve_tri_kernel<$instance" \
                 l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum \
-                "$build/steps/25_every_thread_copies/25_every_thread_copies" --seed "$seed" --n 64 --k 64 --ne2 8 \
-                --ne3 32 --test-case='*timing*'
+                "$step25" "${at256[@]}"
         done
     } >"$out/shared-rows-metrics.txt"
     echo "shared-rows-metrics: $(grep -c '"gpu__time_duration.sum"' "$out/shared-rows-metrics.txt") of 5 profiled"
     mkdir -p "$out/raw"
     for step in 24 25; do
-        source_counters "ncu-source-shared-rows-$step" 10 "step$step::solve_tri_kernel<$instance" \
-            "$build/steps/25_every_thread_copies/25_every_thread_copies" --seed "$seed" --n 64 --k 64 --ne2 8 \
-            --ne3 32 --test-case='*timing*'
+        source_counters "ncu-source-shared-rows-$step" 10 "step$step::solve_tri_kernel<$instance" "$step25" \
+            "${at256[@]}"
     done
     python3 docs/tools/stalls_by_instruction.py "$out"/ncu-source-shared-rows-*.csv >"$out/ncu-source-shared-rows.txt" 2>&1
     (cd "$out" && tar -czf ncu-source-shared-rows.tar.gz ncu-source-shared-rows-*.csv)
