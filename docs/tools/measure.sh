@@ -41,7 +41,8 @@
 #                            and the slowest commands of .ninja_log; the copy stays
 #                            in $TMPDIR/solve-tri-fresh-build for the other parts
 #   choices: build-time.txt  the README's first command's build (meson setup build &&
-#                            meson compile -C build), timed, in this checkout
+#                            meson compile -C build), timed, in this checkout, with the
+#                            GPU's name and UUID and the commit, as part build's does
 #            report.txt, report/  build/solve_tri_report's output and files (results.csv,
 #                            results.svg, curve.svg, summary.md)
 #            sass-sm90-last3.txt.gz  cuobjdump -sass -arch sm_90 | c++filt of the last three
@@ -187,7 +188,7 @@ if [ "$part" = choices ]; then
     {
         echo "The README's build in this checkout: meson setup build && meson compile -C build"
         echo "machine: $(nproc) CPU cores; GPU: $(nvidia-smi --query-gpu=name,uuid --format=csv,noheader 2>/dev/null | head -n 1 || echo none); $(date -u +%Y-%m-%d)"
-        echo "tree: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git status --porcelain 2>/dev/null | grep -q . && echo ', with changes not committed')"
+        echo "tree: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo ', with changes not committed')"
         TIMEFORMAT='time: %R s wall, %U s user + %S s sys'
         time (meson setup build >build-setup.log 2>&1 && meson compile -C build >build-compile.log 2>&1) 2>&1
         grep -h 'GPU architectures' build-setup.log
@@ -265,7 +266,7 @@ if [ "$part" = build ]; then
     {
         echo "The README's build from a fresh copy: meson setup build && meson compile -C build"
         echo "machine: $(nproc) CPU cores; GPU: $(nvidia-smi --query-gpu=name,uuid --format=csv,noheader 2>/dev/null | head -n 1 || echo none); $(date -u +%Y-%m-%d)"
-        echo "tree: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git status --porcelain 2>/dev/null | grep -q . && echo ', with changes not committed')"
+        echo "tree: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo ', with changes not committed')"
         TIMEFORMAT='time: %R s wall, %U s user + %S s sys'
         time (cd "$fresh" && meson setup build >setup.log 2>&1 && meson compile -C build >compile.log 2>&1) 2>&1
         grep -h 'GPU architectures' "$fresh/setup.log"
