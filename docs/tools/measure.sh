@@ -38,7 +38,8 @@
 #   build:   build-time.txt  the README's first command's build (meson setup build
 #                            && meson compile -C build) in a fresh copy of this tree,
 #                            timed: the architectures it chose, wall and CPU seconds,
-#                            and the slowest commands of .ninja_log; the copy stays
+#                            and the slowest commands of .ninja_log, with the GPU's
+#                            name and UUID and the commit; the copy stays
 #                            in $TMPDIR/solve-tri-fresh-build for the other parts
 #   choices: build-time.txt  the README's first command's build (meson setup build &&
 #                            meson compile -C build), timed, in this checkout, with the
