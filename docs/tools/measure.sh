@@ -185,11 +185,19 @@ out=$(cd "$out" && pwd)
 seed=20261201
 last_step=$(basename "$(ls -d steps/[0-9][0-9]_* | tail -n 1)")
 
+# What a build log names first: this machine, its GPU (name and UUID) and
+# the commit of this checkout.
+machine_and_tree() {
+    local gpu
+    gpu=$(nvidia-smi --query-gpu=name,uuid --format=csv,noheader 2>/dev/null | head -n 1)
+    echo "machine: $(nproc) CPU cores; GPU: ${gpu:-none}; $(date -u +%Y-%m-%d)"
+    echo "tree: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo ', with changes not committed')"
+}
+
 if [ "$part" = choices ]; then
     {
         echo "The README's build in this checkout: meson setup build && meson compile -C build"
-        echo "machine: $(nproc) CPU cores; GPU: $(nvidia-smi --query-gpu=name,uuid --format=csv,noheader 2>/dev/null | head -n 1 || echo none); $(date -u +%Y-%m-%d)"
-        echo "tree: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo ', with changes not committed')"
+        machine_and_tree
         TIMEFORMAT='time: %R s wall, %U s user + %S s sys'
         time (meson setup build >build-setup.log 2>&1 && meson compile -C build >build-compile.log 2>&1) 2>&1
         grep -h 'GPU architectures' build-setup.log
@@ -266,8 +274,7 @@ if [ "$part" = build ]; then
     tar -cf - --exclude='./build*' --exclude=./report --exclude=./.git . | tar -xf - -C "$fresh"
     {
         echo "The README's build from a fresh copy: meson setup build && meson compile -C build"
-        echo "machine: $(nproc) CPU cores; GPU: $(nvidia-smi --query-gpu=name,uuid --format=csv,noheader 2>/dev/null | head -n 1 || echo none); $(date -u +%Y-%m-%d)"
-        echo "tree: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo ', with changes not committed')"
+        machine_and_tree
         TIMEFORMAT='time: %R s wall, %U s user + %S s sys'
         time (cd "$fresh" && meson setup build >setup.log 2>&1 && meson compile -C build >compile.log 2>&1) 2>&1
         grep -h 'GPU architectures' "$fresh/setup.log"
