@@ -1673,6 +1673,74 @@ LOADS_02 = ("Lane i loads B[i][w] into `x_low`, B[32+i][w] into `x_high`, and st
             "shared memory.")
 SAME_02 = "Map and reads as in step 03: lane i holds rows i and 32+i of column w; each row is a dot product over the warp."
 
+def draw_step26(s):
+    h = 560
+    svg = Svg(WIDTH, h)
+    frame(svg, s["title"], s["caption"])
+    svg.text(24, 58, "n = 64, one block of 4 warps per matrix and 64 columns of X; drawn while block row 2 "
+                     "(rows 32-47) is worked on")
+    top, ph = 74, 420
+    # left: A in 16 x 16 blocks
+    pw = 400
+    panel(svg, 16, top, pw, ph, "A IN 16 x 16 BLOCKS")
+    e = 4.2
+    gx, gy = 16 + 90, top + 60
+    for i in range(4):
+        for j in range(i + 1):
+            x, y = gx + j * 16 * e, gy + i * 16 * e
+            if i == j:
+                svg.poly([(x, y), (x + 16 * e, y + 16 * e), (x, y + 16 * e)], fill=OWNERS[4], stroke=EDGE, sw=0.8)
+                svg.rect(x, y, 16 * e, 16 * e, stroke=EDGE, sw=0.6, dash="3,2")
+            else:
+                fill = HILITE if i == 2 else OWNERS[1]
+                svg.rect(x, y, 16 * e, 16 * e, fill=tint(fill, 0.35) if i != 2 else tint(HILITE, 0.25),
+                         stroke=EDGE, sw=0.8)
+            svg.text(x + 8 * e, y + 8 * e + 4, f"L{i}{j}", size=SMALL_SIZE, anchor="middle", weight="bold")
+    for r in (0, 16, 32, 48):
+        svg.text(gx - 4, gy + r * e + 11, str(r), size=SMALL_SIZE, anchor="end", fill=MUTED)
+    svg.text(gx - 30, gy + 32 * e, "row", size=SMALL_SIZE, anchor="middle", fill=MUTED, rotate=-90)
+    ly = gy + 64 * e + 24
+    svg.rect(gx - 60, ly, 14, 14, fill=OWNERS[4], stroke=EDGE, sw=0.6)
+    svg.text(gx - 40, ly + 11, "diagonal blocks: the chain, one thread a column",
+             size=SMALL_SIZE)
+    svg.rect(gx - 60, ly + 22, 14, 14, fill=tint(OWNERS[1], 0.35), stroke=EDGE, sw=0.6)
+    svg.text(gx - 40, ly + 33, "blocks below: products, no chain (3/4 of the multiply-adds)", size=SMALL_SIZE)
+    svg.rect(gx - 60, ly + 44, 14, 14, fill=tint(HILITE, 0.25), stroke=EDGE, sw=0.6)
+    svg.text(gx - 40, ly + 55, "L20, L21: what block row 2 takes from the rows solved", size=SMALL_SIZE)
+
+    # right: X, 64 rows x 64 columns, at block row 2
+    px = 16 + pw + 16
+    pw2 = WIDTH - px - 16
+    panel(svg, px, top, pw2, ph, "X IN SHARED MEMORY (64 x 64)")
+    ex, ey = 3.4, 4.2
+    xx, xy = px + 60, top + 60
+    for i, (fill, label) in enumerate([(GOOD, "X0: solved"), (GOOD, "X1: solved"), (None, ""), (A_SPARE, "B3: not yet")]):
+        y = xy + i * 16 * ey
+        if fill:
+            svg.rect(xx, y, 64 * ex, 16 * ey, fill=tint(fill, 0.45) if fill == GOOD else fill, stroke=EDGE, sw=0.6)
+            svg.text(xx + 64 * ex + 8, y + 8 * ey + 4, label, size=SMALL_SIZE)
+    y2 = xy + 32 * ey
+    for t in range(8):
+        w = t % 4
+        svg.rect(xx + t * 8 * ex, y2, 8 * ex, 16 * ey, fill=OWNERS[w], stroke="#ffffff", sw=0.8)
+        svg.text(xx + (t * 8 + 4) * ex, y2 + 8 * ey + 4, f"w{w}", size=SMALL_SIZE, anchor="middle",
+                 fill=OWNER_TEXT[w])
+    svg.text(xx + 64 * ex + 8, y2 + 8 * ey - 4, "B2 - L20 X0 - L21 X1:", size=SMALL_SIZE)
+    svg.text(xx + 64 * ex + 8, y2 + 8 * ey + 10, "tiles of 16 x 8, warp", size=SMALL_SIZE)
+    svg.text(xx + 64 * ex + 8, y2 + 8 * ey + 24, "w0 ... w3 in turn", size=SMALL_SIZE)
+    for r in (0, 16, 32, 48):
+        svg.text(xx - 4, xy + r * ey + 11, str(r), size=SMALL_SIZE, anchor="end", fill=MUTED)
+    for c in (0, 32, 63):
+        svg.text(xx + (c + 0.5) * ex, xy - 4, str(c), size=SMALL_SIZE, anchor="middle", fill=MUTED)
+    svg.text(xx + 32 * ex, xy - 18, "column", size=SMALL_SIZE, anchor="middle", fill=MUTED)
+    ny = xy + 64 * ey + 24
+    for k, line in enumerate(["then, after a barrier, threads 0-63 each solve their column's",
+                              "16 rows of block row 2 by L22 (the chain), write them to X,",
+                              "and a barrier hands rows 32-47 to block row 3's products"]):
+        svg.text(px + 14, ny + 14 * k + 11, line, size=SMALL_SIZE)
+    return svg
+
+
 STEP_SPECS = [
     {
         "name": "01_shared_memory", "family": "01", "draw": draw_warp_step,
@@ -1963,6 +2031,12 @@ STEP_SPECS = [
         "title": "Step 25 · every thread of a block copies A",
         "caption": "Step 25: which warp of a 128-thread block copies each 16-byte chunk of A (n = 64): two warps "
                    "before, all four now.",
+    },
+    {
+        "name": "26_blocked_solve", "draw": draw_step26,
+        "title": "Step 26 · the blocked solve: a chain on the diagonal blocks, products below",
+        "caption": "Step 26: block row i of X is B_i minus the products of the blocks left of the diagonal with "
+                   "the rows solved, then the chain by L_ii.",
     },
 ]
 
