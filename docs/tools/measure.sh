@@ -30,7 +30,10 @@
 # sixteen_threads at k <= 32 and small batches, checked and timed, with the
 # launches' figures), "shared-rows" (step 25 against step 24 and its two
 # experiments against it, timed at shapes whose blocks have 128 threads, and
-# each kernel at 256 matrices under Nsight Compute), or "all" (the parts run, large, experiments, ncu and
+# each kernel at 256 matrices under Nsight Compute), "blocked" (step 26
+# against step 25 and its two experiments against it, timed at the reference
+# shapes and at small and large batches of their own, and the listing of
+# steps 25 and 26), or "all" (the parts run, large, experiments, ncu and
 # test), or "experiments" (the one-change experiments). The
 # parts build in build-measure (with -Dexperiments=true), or in the folder
 # SOLVE_TRI_BUILD names; SOLVE_TRI_STEPS="16 17" limits the step tests of part
@@ -52,6 +55,11 @@
 #                            step are the machine code of the step before
 #            res-usage-last.txt  cuobjdump -res-usage of the last step's library
 #   host-costs: host-costs.txt  ns per call of cudaGetDevice and of every step's plan
+#   blocked: blocked.txt     step 26's binary (against step 25) and its two experiments (against
+#                            step 26) at the reference shapes and seven of their own;
+#                            sass-sm90-blocked.txt.gz, the listing of steps 25 and 26 and of
+#                            tensor_core_products; same-instances-blocked.txt, which of step
+#                            26's instances are step 25's machine code
 #   suites:  meson-test-NAME.txt  meson test of build (reconfigured with
 #                            -Dexperiments=true), every suite, in ten invocations at
 #                            once: cpu and gpu; sanitizer; the steps and the experiments
@@ -769,6 +777,39 @@ if [ "$part" = shared-rows ]; then
     done
     python3 docs/tools/stalls_by_instruction.py "$out"/ncu-source-shared-rows-*.csv >"$out/ncu-source-shared-rows.txt" 2>&1
     (cd "$out" && tar -czf ncu-source-shared-rows.tar.gz ncu-source-shared-rows-*.csv)
+fi
+
+if [ "$part" = blocked ]; then
+    # Step 26 (the blocked solve past the persistent window) against step 25,
+    # and its experiments blocked_everywhere and tensor_core_products against
+    # step 26: each checked and timed at the reference shapes, then at shapes
+    # of their own (small batches, where only blocked_everywhere launches the
+    # blocked kernel; 8,192 matrices at k = 6, 16, 64 and 128, where step 26
+    # does); then the sm_90 listing of steps 25 and 26 and which instances of
+    # step 26 are step 25's.
+    shapes=("--n 64 --k 64 --ne2 1 --ne3 1" "--n 64 --k 64 --ne2 64 --ne3 1" "--n 64 --k 64 --ne2 256 --ne3 1"
+        "--n 64 --k 6 --ne2 128 --ne3 64" "--n 64 --k 16 --ne2 128 --ne3 64" "--n 64 --k 64 --ne2 128 --ne3 64"
+        "--n 64 --k 128 --ne2 128 --ne3 64")
+    {
+        for binary in 26_blocked_solve/26_blocked_solve 26_blocked_everywhere 26_tensor_core_products; do
+            echo "=== $(basename "$binary"), against the previous step, at the reference shapes ==="
+            "$build/steps/$binary" --seed "$seed" --test-case='*against the previous*,*timing*' 2>&1
+            for shape in "${shapes[@]}"; do
+                echo "=== $(basename "$binary") $shape ==="
+                # shellcheck disable=SC2086
+                "$build/steps/$binary" --seed "$seed" $shape --test-case='*timing*' 2>&1
+            done
+        done
+    } >"$out/blocked.txt"
+    echo "blocked: $(grep -c 'Status: SUCCESS' "$out/blocked.txt") of $((3 * (${#shapes[@]} + 1))) runs passed"
+    for lib in steps/25_every_thread_copies/libstep25.a steps/26_blocked_solve/libstep26.a \
+        steps/libvariant26_tensor_core_products.a; do
+        echo "=== $(basename "$lib") ==="
+        cuobjdump -sass -arch sm_90 "$build/$lib" | c++filt
+    done >"$out/sass-sm90-blocked.txt"
+    python3 docs/tools/same_instances.py "$out/sass-sm90-blocked.txt" libstep25.a libstep26.a \
+        >"$out/same-instances-blocked.txt" 2>&1
+    gzip -f "$out/sass-sm90-blocked.txt"
 fi
 
 if [ "$part" = persistent-choice ]; then
