@@ -31,7 +31,7 @@
 # launches' figures), "shared-rows" (step 25 against step 24 and its two
 # experiments against it, timed at shapes whose blocks have 128 threads, and
 # each kernel at 256 matrices under Nsight Compute), "blocked" (step 26
-# against step 25 and its two experiments against it, timed at the reference
+# against step 25 and its three experiments against it, timed at the reference
 # shapes and at small and large batches of their own, and the listing of
 # steps 25 and 26), or "all" (the parts run, large, experiments, ncu and
 # test), or "experiments" (the one-change experiments). The
@@ -55,7 +55,7 @@
 #                            step are the machine code of the step before
 #            res-usage-last.txt  cuobjdump -res-usage of the last step's library
 #   host-costs: host-costs.txt  ns per call of cudaGetDevice and of every step's plan
-#   blocked: blocked.txt     step 26's binary (against step 25) and its two experiments (against
+#   blocked: blocked.txt     step 26's binary (against step 25) and its three experiments (against
 #                            step 26) at the reference shapes and seven of their own;
 #                            sass-sm90-blocked.txt.gz, the listing of steps 25 and 26 and of
 #                            tensor_core_products; same-instances-blocked.txt, which of step
@@ -781,8 +781,8 @@ fi
 
 if [ "$part" = blocked ]; then
     # Step 26 (the blocked solve past the persistent window) against step 25,
-    # and its experiments blocked_everywhere and tensor_core_products against
-    # step 26: each checked and timed at the reference shapes, then at shapes
+    # and its experiments blocked_everywhere, tensor_core_products and
+    # right_looking_blocks against step 26: each checked and timed at the reference shapes, then at shapes
     # of their own (small batches, where only blocked_everywhere launches the
     # blocked kernel; 8,192 matrices at k = 6, 16, 64 and 128, where step 26
     # does); then the sm_90 listing of steps 25 and 26 and which instances of
@@ -791,7 +791,8 @@ if [ "$part" = blocked ]; then
         "--n 64 --k 6 --ne2 128 --ne3 64" "--n 64 --k 16 --ne2 128 --ne3 64" "--n 64 --k 64 --ne2 128 --ne3 64"
         "--n 64 --k 128 --ne2 128 --ne3 64")
     {
-        for binary in 26_blocked_solve/26_blocked_solve 26_blocked_everywhere 26_tensor_core_products; do
+        for binary in 26_blocked_solve/26_blocked_solve 26_blocked_everywhere 26_tensor_core_products \
+            26_right_looking_blocks; do
             echo "=== $(basename "$binary"), against the previous step, at the reference shapes ==="
             "$build/steps/$binary" --seed "$seed" --test-case='*against the previous*,*timing*' 2>&1
             for shape in "${shapes[@]}"; do
@@ -801,7 +802,7 @@ if [ "$part" = blocked ]; then
             done
         done
     } >"$out/blocked.txt"
-    echo "blocked: $(grep -c 'Status: SUCCESS' "$out/blocked.txt") of $((3 * (${#shapes[@]} + 1))) runs passed"
+    echo "blocked: $(grep -c 'Status: SUCCESS' "$out/blocked.txt") of $((4 * (${#shapes[@]} + 1))) runs passed"
     for lib in steps/25_every_thread_copies/libstep25.a steps/26_blocked_solve/libstep26.a \
         steps/libvariant26_tensor_core_products.a; do
         echo "=== $(basename "$lib") ==="
