@@ -581,13 +581,14 @@ static bool persistent_pays(const int64_t batch, const DeviceCounts& device) {
            8 * batch >= 15 * persistent_blocks && batch <= persistent_grid_waves * grid_blocks;
 }
 
-// Whether the blocked kernel pays for a batch at n = 64: past the persistent
-// kernel's window, where the grid launches and the copies bind. Measured on
-// an H100 only: there it is 2.0-3.7 % faster than the grid at 8,192 to 16,384
-// matrices, and 17-58 % slower than step 25 at 1 to 768.
-static bool blocked_pays(const int64_t batch, const DeviceCounts& device) {
+// Whether the blocked kernel pays: at n = 64 with one group of columns, past
+// the persistent kernel's window, where the grid launches and the copies
+// bind. Below that window it loses to step 25's kernels (17-58 % slower from
+// 1 to 768 matrices on an H100); with more than 64 columns each group's block
+// copies A again, 20 % more bytes at k = 128.
+static bool blocked_pays(const harness::Problem& p, const DeviceCounts& device) {
     const int64_t grid_blocks = device.sms * device.grid_per_sm;
-    return grid_blocks > 0 && batch > persistent_grid_waves * grid_blocks;
+    return p.n == 64 && p.k <= blocked_columns && grid_blocks > 0 && p.batch() > persistent_grid_waves * grid_blocks;
 }
 
 // Whether A, B and X and every batch stride are multiples of 16 bytes, so
@@ -628,7 +629,7 @@ static harness::Launch<Kernel> plan(const harness::Problem& p, const bool wide) 
         return {solve_tri_persistent_kernel<64, 64, wide_chunk>, dim3(device.sms * device.persistent_per_sm),
                 dim3(split.columns), persistent_shared_bytes(split.columns)};
     }
-    if (p.n == 64 && blocked_pays(p.batch(), device)) {
+    if (blocked_pays(p, device)) {
         const Kernel blocked =
             p.k % wide_chunk == 0 ? solve_tri_blocked_kernel<wide_chunk> : solve_tri_blocked_kernel<1>;
         return {blocked, dim3(p.ne02 * p.ne03, (p.k + blocked_columns - 1) / blocked_columns), dim3(blocked_threads),
@@ -657,12 +658,12 @@ void solve_tri(const float* const A, const float* const B, float* const X, const
 // columns), large ones (T = 2, 32 columns; T = 1, 64 and 128 columns) and, on
 // an H100 or H200 (132 SMs), one inside the persistent kernel's window (64
 // columns; with 128, the grid again) and three past it (the blocked kernel:
-// 16-byte and single-float copies of B, one and two groups of columns); and
-// the same splits at n = 16.
-const harness::Shape specialized[] = {{64, 6, 3, 2},     {64, 64, 3, 2},    {64, 128, 3, 2},    {64, 32, 32, 64},
-                                      {64, 64, 32, 24},  {64, 128, 16, 32}, {64, 64, 64, 64},   {64, 128, 64, 64},
-                                      {64, 64, 128, 64}, {64, 6, 128, 64},  {64, 128, 128, 64}, {16, 16, 3, 2},
-                                      {16, 64, 3, 2},    {16, 32, 32, 64},  {16, 64, 32, 24},   {16, 128, 16, 32}};
+// 16-byte and single-float copies of B, a whole group of 64 columns and one
+// of 32); and the same splits at n = 16.
+const harness::Shape specialized[] = {{64, 6, 3, 2},     {64, 64, 3, 2},    {64, 128, 3, 2},   {64, 32, 32, 64},
+                                      {64, 64, 32, 24},  {64, 128, 16, 32}, {64, 64, 64, 64},  {64, 128, 64, 64},
+                                      {64, 64, 128, 64}, {64, 6, 128, 64},  {64, 32, 128, 64}, {16, 16, 3, 2},
+                                      {16, 64, 3, 2},    {16, 32, 32, 64},  {16, 64, 32, 24},  {16, 128, 16, 32}};
 
 // The plan for the harness's own buffers (cudaMalloc's, aligned to 256 bytes):
 // the strides decide.
