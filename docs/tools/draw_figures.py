@@ -1704,7 +1704,7 @@ def draw_step26(s):
     svg.text(gx - 40, ly + 11, "diagonal blocks: the chain, one thread a column",
              size=SMALL_SIZE)
     svg.rect(gx - 60, ly + 22, 14, 14, fill=tint(OWNERS[1], 0.35), stroke=EDGE, sw=0.6)
-    svg.text(gx - 40, ly + 33, "blocks below: products, no chain (3/4 of the multiply-adds)", size=SMALL_SIZE)
+    svg.text(gx - 40, ly + 33, "blocks below: products in 16 x 8 tiles (3/4 of the multiply-adds)", size=SMALL_SIZE)
     svg.rect(gx - 60, ly + 44, 14, 14, fill=tint(HILITE, 0.25), stroke=EDGE, sw=0.6)
     svg.text(gx - 40, ly + 55, "L20, L21: what block row 2 takes from the rows solved", size=SMALL_SIZE)
 

@@ -3,15 +3,16 @@
 // Since step 06 each column of X is solved row after row: every row waits for
 // the rows above it, 64 dependent steps at n = 64. Cut A into 16 x 16 blocks
 // and block row i of X is B_i - sum_{j<i} L_ij X_j, solved by the diagonal
-// block L_ii: the chain is 16 rows long, and the blocks below the diagonal,
-// three quarters of the multiply-adds, become products of independent 16 x 8
-// tiles, the shape of one tensor-core instruction. Here one block of four
-// warps per matrix and 64 columns keeps A and X in shared memory: for each
-// block row the warps take its tiles in turn, with FFMA, then one thread per
-// column solves the diagonal block. It runs at n = 64 with 16-byte copies
-// past the persistent kernel's window, where the grid ran; every other shape
-// runs step 25's kernels. The additions come in another order there: the
-// output may differ from step 25's, within the tests' bound.
+// block L_ii: each diagonal chain is 16 rows long (the four still run one
+// after another), and the blocks below the diagonal, three quarters of the
+// multiply-adds, become products of 16 x 8 tiles, the shape of one
+// tensor-core instruction. Here one block of four warps per matrix and 64
+// columns keeps A and X in shared memory: for each block row the warps take
+// its tiles in turn, with FFMA, then one thread per column solves the
+// diagonal block. It runs at n = 64 with k <= 64 and 16-byte copies past the
+// persistent kernel's window, where the grid ran; every other shape runs step
+// 25's kernels. The additions come in another order there: the output may
+// differ from step 25's, within the tests' bound.
 #include "step.cuh"
 
 #include <cuda_pipeline_primitives.h>
@@ -582,10 +583,10 @@ static bool persistent_pays(const int64_t batch, const DeviceCounts& device) {
 }
 
 // Whether the blocked kernel pays: at n = 64 with one group of columns, past
-// the persistent kernel's window, where the grid launches and the copies
-// bind. Below that window it loses to step 25's kernels (17-58 % slower from
-// 1 to 768 matrices on an H100); with more than 64 columns each group's block
-// copies A again, 20 % more bytes at k = 128.
+// the persistent kernel's window, where the grid launches. On an H100 it won
+// there (8,192 and 16,384 matrices) and lost below the window (17-50 % slower
+// from 1 to 768 matrices at k = 64); with more than 64 columns each group's
+// block copies A's triangle again, 12 % more bytes at k = 128, and it lost.
 static bool blocked_pays(const harness::Problem& p, const DeviceCounts& device) {
     const int64_t grid_blocks = device.sms * device.grid_per_sm;
     return p.n == 64 && p.k <= blocked_columns && grid_blocks > 0 && p.batch() > persistent_grid_waves * grid_blocks;
