@@ -15,6 +15,8 @@ const char* method_name(const Method method) {
         case Method::blocked_fp32: return "blocked fp32";
         case Method::blocked_tf32: return "blocked tf32";
         case Method::blocked_tf32x3: return "blocked tf32x3";
+        case Method::inverse_fp32: return "inverse fp32";
+        case Method::inverse_tf32x3: return "inverse tf32x3";
     }
     return "?";
 }
@@ -67,8 +69,8 @@ void round_rows(const ProductMode mode, const int64_t k, const int64_t row_begin
 }
 
 // c -= Σ_{j < columns} a_row[j] · X[j][·] for one row, every column of X at
-// once, in the product mode. `columns` is a multiple of block_rows, so of
-// mma_depth too: the off-diagonal blocks are whole.
+// once, in the product mode. `columns` is a multiple of mma_depth: the
+// off-diagonal blocks are whole, and an inverse's rows are padded with zeros.
 void subtract_block_products(const ProductMode mode, const int64_t k, const float* const a_row, const int64_t columns,
                              const float* const X, const RoundedRows& rounded, float* const c) {
     if (mode == ProductMode::fp32) {
@@ -171,6 +173,53 @@ void solve_blocked(const int64_t n, const int64_t k, const float* const A, const
     }
 }
 
+void solve_blocked_inverse(const int64_t n, const int64_t k, const float* const A, const float* const B, float* const X,
+                           const ProductMode mode) {
+    const size_t       square = static_cast<size_t>(block_rows * block_rows);
+    std::vector<float> c(static_cast<size_t>(block_rows * k), 0.0f), sum(static_cast<size_t>(block_rows));
+    std::vector<float> diagonal(square), identity(square), inverse(square), minus_row(static_cast<size_t>(block_rows));
+    RoundedRows        rounded, rounded_c;
+    if (mode == ProductMode::tf32x3) {
+        rounded.hi.resize(static_cast<size_t>(n * k));
+        rounded.lo.resize(static_cast<size_t>(n * k));
+        rounded_c.hi.resize(c.size());
+        rounded_c.lo.resize(c.size());
+    }
+    for (int64_t block_begin = 0; block_begin < n; block_begin += block_rows) {
+        const int64_t block_end = std::min(n, block_begin + block_rows);
+        const int64_t m         = block_end - block_begin;
+        // C_i, block_rows rows of k; rows past m stay zero.
+        std::fill(c.begin(), c.end(), 0.0f);
+        for (int64_t r = block_begin; r < block_end; ++r) {
+            float* const c_row = c.data() + (r - block_begin) * k;
+            std::copy(B + r * k, B + (r + 1) * k, c_row);
+            subtract_block_products(mode, k, A + r * n, block_begin, X, rounded, c_row);
+        }
+        // M_i: L_ii (m x m) solved against the identity's m columns at once.
+        std::fill(identity.begin(), identity.end(), 0.0f);
+        for (int64_t r = 0; r < m; ++r) {
+            const float* const a_row = A + (block_begin + r) * n + block_begin;
+            std::copy(a_row, a_row + m, diagonal.data() + r * m);
+            identity[static_cast<size_t>(r * m + r)] = 1.0f;
+        }
+        substitute(m, m, diagonal.data(), 0, m, identity.data(), inverse.data(), sum.data());
+        // X_i = M_i C_i: each row 0 minus (-M_i's row) times C_i, over
+        // block_rows columns (a multiple of mma_depth), zero past the row's
+        // diagonal and past m: zeros add nothing, exactly, in every mode.
+        round_rows(mode, k, 0, block_rows, c.data(), rounded_c);
+        for (int64_t r = 0; r < m; ++r) {
+            std::fill(minus_row.begin(), minus_row.end(), 0.0f);
+            for (int64_t j = 0; j <= r; ++j) {
+                minus_row[static_cast<size_t>(j)] = -inverse[static_cast<size_t>(r * m + j)];
+            }
+            float* const x_row = X + (block_begin + r) * k;
+            std::fill(x_row, x_row + k, 0.0f);
+            subtract_block_products(mode, k, minus_row.data(), block_rows, c.data(), rounded_c, x_row);
+        }
+        round_rows(mode, k, block_begin, block_end, X, rounded);
+    }
+}
+
 void solve_by_rows(const int64_t n, const int64_t k, const float* const A, const float* const B, float* const X) {
     std::vector<float> sum(static_cast<size_t>(k));
     substitute(n, k, A, 0, n, B, X, sum.data());
@@ -183,6 +232,8 @@ void solve_matrix(const Method method, const int64_t n, const int64_t k, const f
         case Method::blocked_fp32: solve_blocked(n, k, A, B, X, ProductMode::fp32); return;
         case Method::blocked_tf32: solve_blocked(n, k, A, B, X, ProductMode::tf32); return;
         case Method::blocked_tf32x3: solve_blocked(n, k, A, B, X, ProductMode::tf32x3); return;
+        case Method::inverse_fp32: solve_blocked_inverse(n, k, A, B, X, ProductMode::fp32); return;
+        case Method::inverse_tf32x3: solve_blocked_inverse(n, k, A, B, X, ProductMode::tf32x3); return;
     }
 }
 

@@ -31,11 +31,14 @@ enum class ProductMode {
 };
 
 // The solves the tool and the tests compare: row-by-row FP32 forward
-// substitution, and the blocked solve in each product mode.
-enum class Method { rows_fp32, blocked_fp32, blocked_tf32, blocked_tf32x3 };
+// substitution; the blocked solve in each product mode; and the blocked solve
+// with each diagonal block inverted (solve_blocked_inverse), which would take
+// the diagonal chains out of a kernel's dependent path, its products in FP32
+// or in 3xTF32.
+enum class Method { rows_fp32, blocked_fp32, blocked_tf32, blocked_tf32x3, inverse_fp32, inverse_tf32x3 };
 
-constexpr Method all_methods[] = {Method::rows_fp32, Method::blocked_fp32, Method::blocked_tf32,
-                                  Method::blocked_tf32x3};
+constexpr Method all_methods[] = {Method::rows_fp32,      Method::blocked_fp32, Method::blocked_tf32,
+                                  Method::blocked_tf32x3, Method::inverse_fp32, Method::inverse_tf32x3};
 
 const char* method_name(Method method);
 
@@ -77,6 +80,14 @@ Tf32Split split_tf32(float value);
 // columns adds its three products as three mma would be issued: the 8
 // lo·hi, then the 8 hi·lo, then the 8 hi·hi, the small terms first.
 void solve_blocked(int64_t n, int64_t k, const float* A, const float* B, float* X, ProductMode mode);
+
+// The same blocks, each diagonal block solved through its inverse: M_i =
+// L_ii^-1 by FP32 forward substitution of the identity's columns (the
+// arithmetic of solve_by_rows), then X_i = M_i C_i. Every product, the
+// off-diagonal ones and M_i C_i, is taken in `mode` (fp32 or tf32x3), as a
+// kernel would take them all on the same units; M_i C_i over the block's
+// rows padded with zeros to a multiple of mma_depth.
+void solve_blocked_inverse(int64_t n, int64_t k, const float* A, const float* B, float* X, ProductMode mode);
 
 // The row-by-row FP32 forward substitution, the arithmetic of the steps
 // without blocks: x_r = (b_r - Σ_{j<r} a_rj x_j) / a_rr, Σ an fmaf chain over

@@ -217,6 +217,9 @@ int main(const int argc, char** argv) {
               << "  blocked tf32    operands rounded to TF32 as cvt.rna.tf32.f32 does, exact products\n"
               << "  blocked tf32x3  operands split hi + lo in TF32, products lo*hi, hi*lo, hi*hi per k-step of "
               << numerics::mma_depth << "\n"
+              << "  inverse fp32    each diagonal block by its inverse (FP32 forward substitution of the identity),\n"
+              << "                  X_i = L_ii^-1 C_i one more product; every product in FP32\n"
+              << "  inverse tf32x3  the same, every product (L_ij X_j and L_ii^-1 C_i) in 3xTF32\n"
               << "  rows fp32       the row-by-row FP32 solve: x = (b - sum) / a_rr, sum an fmaf chain\n"
               << "(the order and rounding of the additions inside one mma are not modelled: each product is\n"
               << "added to the FP32 accumulator in turn, rounded to nearest). " << cases_per_row
