@@ -179,10 +179,12 @@ void solve_blocked_inverse(const int64_t n, const int64_t k, const float* const 
     std::vector<float> c(static_cast<size_t>(block_rows * k), 0.0f), sum(static_cast<size_t>(block_rows));
     std::vector<float> diagonal(square), identity(square), inverse(square), minus_row(static_cast<size_t>(block_rows));
     RoundedRows        rounded, rounded_c;
-    if (mode == ProductMode::tf32x3) {
+    if (mode != ProductMode::fp32) {
         rounded.hi.resize(static_cast<size_t>(n * k));
-        rounded.lo.resize(static_cast<size_t>(n * k));
         rounded_c.hi.resize(c.size());
+    }
+    if (mode == ProductMode::tf32x3) {
+        rounded.lo.resize(static_cast<size_t>(n * k));
         rounded_c.lo.resize(c.size());
     }
     for (int64_t block_begin = 0; block_begin < n; block_begin += block_rows) {

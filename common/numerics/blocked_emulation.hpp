@@ -1,7 +1,8 @@
 // The accuracy a blocked solve keeps when its off-diagonal block products run
 // on tensor cores, answered on the CPU before any such kernel exists: the
 // blocked algorithm in plain C++, with those products emulated in FP32, in
-// TF32 or in split 3xTF32, and the row-by-row FP32 solve to compare with.
+// TF32 or in split 3xTF32, the same with each diagonal block solved through
+// its inverse, and the row-by-row FP32 solve to compare with.
 #pragma once
 
 #include "host_floats.hpp"
@@ -86,7 +87,8 @@ void solve_blocked(int64_t n, int64_t k, const float* A, const float* B, float* 
 // arithmetic of solve_by_rows), then X_i = M_i C_i. Every product, the
 // off-diagonal ones and M_i C_i, is taken in `mode` (fp32 or tf32x3), as a
 // kernel would take them all on the same units; M_i C_i over the block's
-// rows padded with zeros to a multiple of mma_depth.
+// rows padded with zeros to a multiple of mma_depth. Any mode works; the tool
+// and the tests use fp32 and tf32x3.
 void solve_blocked_inverse(int64_t n, int64_t k, const float* A, const float* B, float* X, ProductMode mode);
 
 // The row-by-row FP32 forward substitution, the arithmetic of the steps

@@ -1,7 +1,8 @@
 // solve_tri_numerics: the accuracy a blocked solve (16 x 16 blocks) keeps when
 // its off-diagonal block products run on tensor cores, in TF32 or split
 // 3xTF32, emulated on the CPU (common/numerics/blocked_emulation.hpp), beside
-// the same blocked solve in FP32 and the row-by-row FP32 solve. Every number
+// the same blocked solve in FP32, the blocked solve with its diagonal blocks
+// inverted, and the row-by-row FP32 solve. Every number
 // is against the double-precision reference of common/harness/reference.cpp,
 // with the judge's formulas (common/harness/judge.cpp). No GPU is used.
 //
@@ -211,7 +212,8 @@ int main(const int argc, char** argv) {
 
     std::cout << "solve_tri_numerics: seed " << seed << " (rerun with --seed " << seed << ")\n"
               << "Blocked solve: " << numerics::block_rows << " x " << numerics::block_rows
-              << " blocks, each diagonal block by FP32 forward substitution, x = (c - sum) / a_rr; the products\n"
+              << " blocks; in the blocked columns each diagonal block by FP32 forward substitution,\n"
+              << "x = (c - sum) / a_rr; the products\n"
               << "C_i = B_i - sum_{j<i} L_ij X_j emulated, accumulated in FP32 from B_i:\n"
               << "  blocked fp32    FP32 operands, one fmaf per product\n"
               << "  blocked tf32    operands rounded to TF32 as cvt.rna.tf32.f32 does, exact products\n"
