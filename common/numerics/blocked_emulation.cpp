@@ -149,25 +149,40 @@ void substitute(const int64_t n, const int64_t k, const float* const A, const in
     }
 }
 
+// The rounded copies a product mode needs of `elements` floats: none for
+// fp32, hi for tf32, hi and lo for tf32x3.
+RoundedRows rounded_for(const ProductMode mode, const int64_t elements) {
+    RoundedRows rounded;
+    if (mode != ProductMode::fp32) {
+        rounded.hi.resize(static_cast<size_t>(elements));
+    }
+    if (mode == ProductMode::tf32x3) {
+        rounded.lo.resize(static_cast<size_t>(elements));
+    }
+    return rounded;
+}
+
+// C_i = B_i - Σ_{j<i} L_ij X_j for the rows [block_begin, block_end), into
+// c (row r at c + (r - block_begin) * k), the products in the mode.
+void right_hand_sides(const ProductMode mode, const int64_t n, const int64_t k, const float* const A,
+                      const float* const B, const int64_t block_begin, const int64_t block_end, const float* const X,
+                      const RoundedRows& rounded, float* const c) {
+    for (int64_t r = block_begin; r < block_end; ++r) {
+        float* const c_row = c + (r - block_begin) * k;
+        std::copy(B + r * k, B + (r + 1) * k, c_row);
+        subtract_block_products(mode, k, A + r * n, block_begin, X, rounded, c_row);
+    }
+}
+
 }  // namespace
 
 void solve_blocked(const int64_t n, const int64_t k, const float* const A, const float* const B, float* const X,
                    const ProductMode mode) {
     std::vector<float> c(static_cast<size_t>(block_rows * k)), sum(static_cast<size_t>(k));
-    RoundedRows        rounded;
-    if (mode != ProductMode::fp32) {
-        rounded.hi.resize(static_cast<size_t>(n * k));
-    }
-    if (mode == ProductMode::tf32x3) {
-        rounded.lo.resize(static_cast<size_t>(n * k));
-    }
+    RoundedRows        rounded = rounded_for(mode, n * k);
     for (int64_t block_begin = 0; block_begin < n; block_begin += block_rows) {
         const int64_t block_end = std::min(n, block_begin + block_rows);
-        for (int64_t r = block_begin; r < block_end; ++r) {
-            float* const c_row = c.data() + (r - block_begin) * k;
-            std::copy(B + r * k, B + (r + 1) * k, c_row);
-            subtract_block_products(mode, k, A + r * n, block_begin, X, rounded, c_row);
-        }
+        right_hand_sides(mode, n, k, A, B, block_begin, block_end, X, rounded, c.data());
         substitute(n, k, A, block_begin, block_end, c.data(), X, sum.data());
         round_rows(mode, k, block_begin, block_end, X, rounded);
     }
@@ -178,25 +193,13 @@ void solve_blocked_inverse(const int64_t n, const int64_t k, const float* const 
     const size_t       square = static_cast<size_t>(block_rows * block_rows);
     std::vector<float> c(static_cast<size_t>(block_rows * k), 0.0f), sum(static_cast<size_t>(block_rows));
     std::vector<float> diagonal(square), identity(square), inverse(square), minus_row(static_cast<size_t>(block_rows));
-    RoundedRows        rounded, rounded_c;
-    if (mode != ProductMode::fp32) {
-        rounded.hi.resize(static_cast<size_t>(n * k));
-        rounded_c.hi.resize(c.size());
-    }
-    if (mode == ProductMode::tf32x3) {
-        rounded.lo.resize(static_cast<size_t>(n * k));
-        rounded_c.lo.resize(c.size());
-    }
+    RoundedRows        rounded = rounded_for(mode, n * k), rounded_c = rounded_for(mode, block_rows * k);
     for (int64_t block_begin = 0; block_begin < n; block_begin += block_rows) {
         const int64_t block_end = std::min(n, block_begin + block_rows);
         const int64_t m         = block_end - block_begin;
         // C_i, block_rows rows of k; rows past m stay zero.
         std::fill(c.begin(), c.end(), 0.0f);
-        for (int64_t r = block_begin; r < block_end; ++r) {
-            float* const c_row = c.data() + (r - block_begin) * k;
-            std::copy(B + r * k, B + (r + 1) * k, c_row);
-            subtract_block_products(mode, k, A + r * n, block_begin, X, rounded, c_row);
-        }
+        right_hand_sides(mode, n, k, A, B, block_begin, block_end, X, rounded, c.data());
         // M_i: L_ii (m x m) solved against the identity's m columns at once.
         std::fill(identity.begin(), identity.end(), 0.0f);
         for (int64_t r = 0; r < m; ++r) {
