@@ -13,6 +13,10 @@ const std::vector<ReferenceShape>& reference_shapes() {
         // Kimi-Linear's KDA: chunks of 16 tokens (n = k = 16), 32 heads, so a
         // 512-token ubatch is 32 chunks of 32 heads.
         {"kimi_linear", "Kimi-Linear, 512 tokens", Problem::contiguous(16, 16, 32, 32)},
+        // test-backend-ops' perf shapes past n = 64, which ggml sends to cuBLAS.
+        {"backend_ops_n128", "test-backend-ops, n = 128, k = 32", Problem::contiguous(128, 32, 4, 2)},
+        {"backend_ops_n128_k128", "test-backend-ops, n = k = 128", Problem::contiguous(128, 128, 4, 32)},
+        {"backend_ops_n256", "test-backend-ops, n = 256, k = 128", Problem::contiguous(256, 128, 4, 2)},
     };
     return shapes;
 }

@@ -329,11 +329,16 @@ TEST_SUITE("gpu") {
     TEST_CASE("test-backend-ops' correctness shapes, contiguous, where the step accepts them") {
         const Step& s = tested();
         Summary     summary;
-        // llama.cpp's correctness tests of SOLVE_TRI with n <= 64 (its fast
-        // kernel takes the six with k <= 32; k = 64 goes to cuBLAS there), as
+        // llama.cpp's correctness tests of SOLVE_TRI (its fast kernel takes the
+        // six with n <= 64 and k <= 32; the others go to cuBLAS there), as
         // ggml lays them out: every matrix right after the one before.
-        for (const Shape shape : {Shape{10, 3, 4, 3}, Shape{11, 5, 1, 1}, Shape{17, 9, 2, 4}, Shape{30, 8, 7, 1},
-                                  Shape{42, 10, 5, 2}, Shape{64, 10, 2, 2}, Shape{64, 64, 2, 2}}) {
+        for (const Shape shape :
+             {Shape{10, 3, 4, 3},   Shape{11, 5, 1, 1},   Shape{17, 9, 2, 4},   Shape{30, 8, 7, 1},
+              Shape{42, 10, 5, 2},  Shape{64, 10, 2, 2},  Shape{64, 64, 2, 2},  Shape{79, 417, 5, 3},
+              Shape{128, 32, 4, 2}, Shape{80, 80, 2, 8},  Shape{80, 79, 2, 8},  Shape{80, 81, 2, 8},
+              Shape{80, 80, 8, 8},  Shape{80, 79, 8, 8},  Shape{80, 81, 8, 8},  Shape{84, 32, 4, 4},
+              Shape{95, 40, 8, 8},  Shape{100, 41, 4, 4}, Shape{128, 31, 4, 4}, Shape{128, 32, 4, 4},
+              Shape{128, 32, 3, 4}, Shape{128, 32, 4, 1}, Shape{64, 200, 4, 4}, Shape{64, 384, 4, 4}}) {
             const Problem p = Problem::contiguous(shape.n, shape.k, shape.ne02, shape.ne03);
             if (!fits(s, p.n, p.k) || !strides_fit(s, p)) {
                 MESSAGE(std::string(s.name)
@@ -519,10 +524,12 @@ TEST_SUITE("gpu") {
 
     TEST_CASE("sanitizer shapes: odd n and k, the n = 64 instances, k = 64 where it fits") {
         // Few, small launches: compute-sanitizer runs this case under each of its tools.
+        // Past n = 64, where a step takes it: an odd n and k, and the largest n with
+        // two groups of columns (test-backend-ops' perf shape, n = 256, k = 128).
         const Step& s = tested();
         Summary     summary;
-        for (const Shape shape :
-             {Shape{33, 3}, Shape{63, 6}, Shape{64, 6}, Shape{17, 5}, Shape{64, 64}, Shape{47, 37}}) {
+        for (const Shape shape : {Shape{33, 3}, Shape{63, 6}, Shape{64, 6}, Shape{17, 5}, Shape{64, 64}, Shape{47, 37},
+                                  Shape{100, 41}, Shape{256, 128}}) {
             if (!fits(s, shape.n, shape.k)) {
                 continue;
             }

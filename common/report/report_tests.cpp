@@ -319,7 +319,7 @@ TEST_SUITE("cpu") {
         CHECK(parse({"r", "--shapes", "curve"}).shape_ids == std::vector<std::string>{"none", "curve"});
         CHECK(parse({"r", "--mode", "graph"}).modes == std::vector<TimingMode>{TimingMode::graph_replay});
         CHECK_THROWS_WITH_AS(parse({"r", "--shapes", "nine"}), doctest::Contains("--shapes takes pr,"), UsageError);
-        CHECK_THROWS_WITH_AS(parse({"r", "--shapes", "nine"}), doctest::Contains("kimi_linear, curve or none"),
+        CHECK_THROWS_WITH_AS(parse({"r", "--shapes", "nine"}), doctest::Contains("backend_ops_n256, curve or none"),
                              UsageError);
         CHECK_THROWS_WITH_AS(parse({"r", "--replot", "x.csv", "--k", "5"}), doctest::Contains("a shape or a seed"),
                              UsageError);

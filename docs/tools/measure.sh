@@ -33,7 +33,9 @@
 # each kernel at 256 matrices under Nsight Compute), "blocked" (step 26
 # against step 25 and its three experiments against it, timed at the reference
 # shapes and at small and large batches of their own, and the listing of
-# steps 25 and 26), or "all" (the parts run, large, experiments, ncu and
+# steps 25 and 26), "streamed" (step 27 against step 26 and its experiment
+# against it at the reference shapes, and the report at test-backend-ops'
+# correctness shapes past n = 64), or "all" (the parts run, large, experiments, ncu and
 # test), or "experiments" (the one-change experiments). The
 # parts build in build-measure (with -Dexperiments=true), or in the folder
 # SOLVE_TRI_BUILD names; SOLVE_TRI_STEPS="16 17" limits the step tests of part
@@ -60,6 +62,10 @@
 #                            sass-sm90-blocked.txt.gz, the listing of steps 25 and 26 and of
 #                            tensor_core_products; same-instances-blocked.txt, which of step
 #                            26's instances are step 25's machine code
+#   streamed: streamed.txt   step 27's binary (against step 26) and no_prefetch (against step
+#                            27), checked and timed at the reference shapes;
+#            streamed-backend-ops-shapes.txt, report-nN-kK-AxB/  the report at each of
+#                            test-backend-ops' correctness shapes past n = 64 with k <= 128
 #   suites:  meson-test-NAME.txt  meson test of build (reconfigured with
 #                            -Dexperiments=true), every suite, in ten invocations at
 #                            once: cpu and gpu; sanitizer; the steps and the experiments
@@ -811,6 +817,31 @@ if [ "$part" = blocked ]; then
     python3 docs/tools/same_instances.py "$out/sass-sm90-blocked.txt" libstep25.a libstep26.a \
         >"$out/same-instances-blocked.txt" 2>&1
     gzip -f "$out/sass-sm90-blocked.txt"
+fi
+
+if [ "$part" = streamed ]; then
+    # Step 27 (A streamed a block row at a time: n = 65 to 256) against step 26
+    # at the reference shapes (step 26 refuses the three past n = 64), and its
+    # experiment no_prefetch against step 27 at every reference shape; then
+    # the report (every step, and cuBLAS as ggml calls it) at each of
+    # test-backend-ops' correctness shapes past n = 64 with k <= 128.
+    {
+        for binary in 27_streamed_block_rows/27_streamed_block_rows 27_no_prefetch; do
+            echo "=== $(basename "$binary"), against the previous step, at the reference shapes ==="
+            "$build/steps/$binary" --seed "$seed" --test-case='*against the previous*,*timing*' 2>&1
+        done
+    } >"$out/streamed.txt"
+    echo "streamed: $(grep -c 'Status: SUCCESS' "$out/streamed.txt") of 2 runs passed"
+    for shape in "128 32 4 2" "80 80 2 8" "80 79 2 8" "80 81 2 8" "80 80 8 8" "80 79 8 8" "80 81 8 8" \
+        "84 32 4 4" "95 40 8 8" "100 41 4 4" "128 31 4 4" "128 32 4 4" "128 32 3 4" "128 32 4 1"; do
+        # shellcheck disable=SC2086
+        set -- $shape
+        echo "=== solve_tri_report --n $1 --k $2 --ne2 $3 --ne3 $4 ==="
+        "$build/solve_tri_report" --seed "$seed" --shapes none --n "$1" --k "$2" --ne2 "$3" --ne3 "$4" \
+            --out "$out/report-n$1-k$2-$3x$4" 2>&1
+        echo "exit $?"
+    done >"$out/streamed-backend-ops-shapes.txt"
+    echo "backend-ops shapes: $(grep -c '^exit 0' "$out/streamed-backend-ops-shapes.txt") of 14 reports"
 fi
 
 if [ "$part" = persistent-choice ]; then
