@@ -53,6 +53,14 @@ Problem layout_x_apart(const Step& step, const int64_t n, const int64_t k, const
     return p;
 }
 
+// The largest k a drawn shape has: past test-backend-ops' largest (417), far
+// below what a step may take (millions), so that a drawn problem stays small.
+constexpr int64_t drawn_max_k = 512;
+
+int64_t drawn_k_limit(const Step& step) {
+    return std::min<int64_t>(step.limits.max_k, drawn_max_k);
+}
+
 bool fits(const Step& step, const int64_t n, const int64_t k) {
     return n >= 1 && k >= 1 && n <= step.limits.max_n && k <= step.limits.max_k;
 }
@@ -181,10 +189,11 @@ TEST_SUITE("cpu") {
         const Step&   s     = tested();
         const int64_t max_n = s.limits.max_n, max_k = s.limits.max_k;
         const Problem good = layout(s, std::min<int64_t>(max_n, 33), std::min<int64_t>(max_k, 5), 3, 2, 7);
-        HostBuffers   host(layout(s, max_n + 1, max_k + 1, 3, 2, 7));
-        float* const  A = host.A.data();
-        float* const  B = host.B.data();
-        float* const  X = host.X.data();
+        // Buffers of the good problem: n and k are refused before any pointer is looked at.
+        HostBuffers  host(good);
+        float* const A = host.A.data();
+        float* const B = host.B.data();
+        float* const X = host.X.data();
 
         Problem p = good;
         p.n       = 0;
@@ -289,7 +298,7 @@ TEST_SUITE("gpu") {
         const Step& s = tested();
         Summary     summary;
         for (const int n : {1, 7, 31, 32, 33, 63, 64, 65, 96, 127, 128}) {
-            for (const int k : {1, 3, 6, 31, 32, 33, 63, 64, 65, 128}) {
+            for (const int k : {1, 3, 6, 31, 32, 33, 63, 64, 65, 128, 129, 417}) {
                 if (!fits(s, n, k)) {
                     continue;
                 }
@@ -510,7 +519,7 @@ TEST_SUITE("gpu") {
         for (int64_t i = 0; i < cases; ++i) {
             const uint64_t draw   = derive_seed(test_seed(), 9, static_cast<uint64_t>(i));
             const int64_t  n      = 1 + static_cast<int64_t>(draw % s.limits.max_n);
-            const int64_t  k      = 1 + static_cast<int64_t>((draw >> 8) % s.limits.max_k);
+            const int64_t  k      = 1 + static_cast<int64_t>((draw >> 8) % drawn_k_limit(s));
             const int64_t  ne02   = 1 + static_cast<int64_t>((draw >> 16) % 4);
             const int64_t  ne03   = 1 + static_cast<int64_t>((draw >> 20) % 3);
             const int64_t  pad    = static_cast<int64_t>((draw >> 24) % 41);
@@ -524,12 +533,13 @@ TEST_SUITE("gpu") {
 
     TEST_CASE("sanitizer shapes: odd n and k, the n = 64 instances, k = 64 where it fits") {
         // Few, small launches: compute-sanitizer runs this case under each of its tools.
-        // Past n = 64, where a step takes it: an odd n and k, and the largest n with
-        // two groups of columns (test-backend-ops' perf shape, n = 256, k = 128).
+        // Past n = 64 and k = 128, where a step takes them: an odd n and k, the
+        // largest n with two groups of columns (test-backend-ops' perf shape,
+        // n = 256, k = 128), and test-backend-ops' largest k, at an odd n.
         const Step& s = tested();
         Summary     summary;
         for (const Shape shape : {Shape{33, 3}, Shape{63, 6}, Shape{64, 6}, Shape{17, 5}, Shape{64, 64}, Shape{47, 37},
-                                  Shape{100, 41}, Shape{256, 128}}) {
+                                  Shape{100, 41}, Shape{256, 128}, Shape{79, 417}}) {
             if (!fits(s, shape.n, shape.k)) {
                 continue;
             }
@@ -552,7 +562,7 @@ TEST_SUITE("gpu") {
         const Problem  shape = o.has_shape()
                                    ? shape_of_your_own(o)
                                    : Problem::contiguous(1 + static_cast<int64_t>(draw % s.limits.max_n),
-                                                         1 + static_cast<int64_t>((draw >> 16) % s.limits.max_k),
+                                                         1 + static_cast<int64_t>((draw >> 16) % drawn_k_limit(s)),
                                                          1 + static_cast<int64_t>((draw >> 32) % 5),
                                                          1 + static_cast<int64_t>((draw >> 48) % 5));
         // Its batch strides rounded up to what the step accepts (16-byte steps: multiples of 4).

@@ -1741,6 +1741,61 @@ def draw_step26(s):
     return svg
 
 
+def draw_step27(s):
+    h = 560
+    svg = Svg(WIDTH, h)
+    frame(svg, s["title"], s["caption"])
+    svg.text(24, 58, "n = 256 (16 block rows), one block of 8 warps per matrix and 64 columns of X; drawn while "
+                     "block row 5 (rows 80-95) is solved")
+    top, ph = 74, 420
+    # left: A, 16 block rows, as the block reads them
+    pw = 400
+    panel(svg, 16, top, pw, ph, "A IN GLOBAL MEMORY (256 x 256)")
+    e = 1.05
+    gx, gy = 16 + 80, top + 34
+    for i in range(16):
+        y = gy + i * 16 * e
+        w = (i + 1) * 16 * e
+        fill = tint(A_USED, 0.5) if i < 5 else HILITE if i == 5 else tint(OWNERS[4], 0.6) if i == 6 else A_EMPTY
+        svg.poly([(gx, y), (gx + w, y), (gx + w, y + 16 * e), (gx, y + 16 * e)], fill=fill, stroke=EDGE, sw=0.5)
+    for r in (0, 80, 96, 255):
+        svg.text(gx - 4, gy + r * e + 8, str(r), size=SMALL_SIZE, anchor="end", fill=MUTED)
+    svg.text(gx - 34, gy + 128 * e, "row", size=SMALL_SIZE, anchor="middle", fill=MUTED, rotate=-90)
+    ly = gy + 256 * e + 14
+    for k, (fill, line) in enumerate([(tint(A_USED, 0.5), "block rows 0-4: copied, used, never read again"),
+                                      (HILITE, "block row 5: in buffer 1, products then the chain"),
+                                      (tint(OWNERS[4], 0.6), "block row 6: its copy in flight, into buffer 0"),
+                                      (A_EMPTY, "block rows 7-15: not yet copied")]):
+        svg.rect(gx - 60, ly + 20 * k, 14, 14, fill=fill, stroke=EDGE, sw=0.6)
+        svg.text(gx - 40, ly + 20 * k + 11, line, size=SMALL_SIZE)
+
+    # right: shared memory of one block
+    px = 16 + pw + 16
+    pw2 = WIDTH - px - 16
+    panel(svg, px, top, pw2, ph, "SHARED MEMORY OF ONE BLOCK (107 KB AT n = 256)")
+    bx, by = px + 30, top + 44
+    bw = 200
+    for b, (fill, label) in enumerate([(tint(OWNERS[4], 0.6), "buffer 0: block row 6, landing"),
+                                       (HILITE, "buffer 1: block row 5")]):
+        y = by + b * 30
+        svg.rect(bx, y, bw, 22, fill=fill, stroke=EDGE, sw=0.6)
+        svg.text(bx + bw + 8, y + 15, label, size=SMALL_SIZE)
+    svg.text(bx, by + 70, "two buffers of 16 rows x 260 floats (33 KB)", size=SMALL_SIZE, fill=MUTED)
+    xy = by + 86
+    ex, ey = 2.2, 0.95
+    for i in range(16):
+        fill = tint(GOOD, 0.45) if i < 5 else OWNERS[1] if i == 5 else A_SPARE
+        svg.rect(bx, xy + i * 16 * ey, 64 * ex, 16 * ey, fill=fill, stroke="#ffffff", sw=0.6)
+    svg.rect(bx, xy, 64 * ex, 256 * ey, stroke=EDGE, sw=0.6)
+    svg.text(bx + 64 * ex + 8, xy + 40 * ey, "X0 ... X4: solved", size=SMALL_SIZE)
+    svg.text(bx + 64 * ex + 8, xy + 88 * ey + 4, "block row 5: B5 minus L5j Xj (8 warps, a tile each),", size=SMALL_SIZE)
+    svg.text(bx + 64 * ex + 8, xy + 88 * ey + 18, "then the chain by L55, one thread a column", size=SMALL_SIZE)
+    svg.text(bx + 64 * ex + 8, xy + 180 * ey, "B6 ... B15: not yet", size=SMALL_SIZE)
+    svg.text(bx + 32 * ex, xy + 256 * ey + 16, "X: 256 rows x 64 columns (72 KB)", size=SMALL_SIZE, anchor="middle",
+             fill=MUTED)
+    return svg
+
+
 STEP_SPECS = [
     {
         "name": "01_shared_memory", "family": "01", "draw": draw_warp_step,
@@ -2037,6 +2092,12 @@ STEP_SPECS = [
         "title": "Step 26 · the blocked solve: a chain on the diagonal blocks, products below",
         "caption": "Step 26: block row i of X is B_i minus the products of the blocks left of the diagonal with "
                    "the rows solved, then the chain by L_ii.",
+    },
+    {
+        "name": "27_streamed_block_rows", "draw": draw_step27,
+        "title": "Step 27 · A streamed a block row at a time",
+        "caption": "Step 27: past n = 64 a block holds X and two block rows of A; the next block row's copy is in "
+                   "flight while it solves this one.",
     },
 ]
 

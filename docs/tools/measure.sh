@@ -33,9 +33,9 @@
 # each kernel at 256 matrices under Nsight Compute), "blocked" (step 26
 # against step 25 and its three experiments against it, timed at the reference
 # shapes and at small and large batches of their own, and the listing of
-# steps 25 and 26), "streamed" (step 27 against step 26 and its experiment
-# against it at the reference shapes, and the report at test-backend-ops'
-# correctness shapes past n = 64), or "all" (the parts run, large, experiments, ncu and
+# steps 25 and 26), "every-shape" (steps 27 and 28 against their
+# predecessors and step 27's experiment, timed, and the report at
+# test-backend-ops' correctness shapes past n = 64 or k = 128), or "all" (the parts run, large, experiments, ncu and
 # test), or "experiments" (the one-change experiments). The
 # parts build in build-measure (with -Dexperiments=true), or in the folder
 # SOLVE_TRI_BUILD names; SOLVE_TRI_STEPS="16 17" limits the step tests of part
@@ -62,10 +62,11 @@
 #                            sass-sm90-blocked.txt.gz, the listing of steps 25 and 26 and of
 #                            tensor_core_products; same-instances-blocked.txt, which of step
 #                            26's instances are step 25's machine code
-#   streamed: streamed.txt   step 27's binary (against step 26) and no_prefetch (against step
-#                            27), checked and timed at the reference shapes;
-#            streamed-backend-ops-shapes.txt, report-nN-kK-AxB/  the report at each of
-#                            test-backend-ops' correctness shapes past n = 64 with k <= 128
+#   every-shape: every-shape.txt  step 27's binary (against step 26), no_prefetch (against
+#                            step 27) and step 28's (against step 27), checked and timed
+#                            at the reference shapes, step 28's at k = 200, 384, 417;
+#            every-shape-reports.txt, report-nN-kK-AxB/  the report at each of
+#                            test-backend-ops' correctness shapes past n = 64 or k = 128
 #   suites:  meson-test-NAME.txt  meson test of build (reconfigured with
 #                            -Dexperiments=true), every suite, in ten invocations at
 #                            once: cpu and gpu; sanitizer; the steps and the experiments
@@ -819,29 +820,37 @@ if [ "$part" = blocked ]; then
     gzip -f "$out/sass-sm90-blocked.txt"
 fi
 
-if [ "$part" = streamed ]; then
-    # Step 27 (A streamed a block row at a time: n = 65 to 256) against step 26
-    # at the reference shapes (step 26 refuses the three past n = 64), and its
-    # experiment no_prefetch against step 27 at every reference shape; then
-    # the report (every step, and cuBLAS as ggml calls it) at each of
-    # test-backend-ops' correctness shapes past n = 64 with k <= 128.
+if [ "$part" = every-shape ]; then
+    # Step 27 (A streamed a block row at a time: n = 65 to 256) against step
+    # 26 at the reference shapes (step 26 refuses the three past n = 64), and
+    # its experiment no_prefetch against step 27 at every reference shape;
+    # step 28 (k past 128) against step 27 there and at test-backend-ops'
+    # three shapes with k > 128; then the report (every step, and cuBLAS as
+    # ggml calls it) at each of test-backend-ops' correctness shapes past
+    # n = 64 or k = 128.
     {
-        for binary in 27_streamed_block_rows/27_streamed_block_rows 27_no_prefetch; do
+        for binary in 27_streamed_block_rows/27_streamed_block_rows 27_no_prefetch 28_column_tiles/28_column_tiles; do
             echo "=== $(basename "$binary"), against the previous step, at the reference shapes ==="
             "$build/steps/$binary" --seed "$seed" --test-case='*against the previous*,*timing*' 2>&1
         done
-    } >"$out/streamed.txt"
-    echo "streamed: $(grep -c 'Status: SUCCESS' "$out/streamed.txt") of 2 runs passed"
-    for shape in "128 32 4 2" "80 80 2 8" "80 79 2 8" "80 81 2 8" "80 80 8 8" "80 79 8 8" "80 81 8 8" \
-        "84 32 4 4" "95 40 8 8" "100 41 4 4" "128 31 4 4" "128 32 4 4" "128 32 3 4" "128 32 4 1"; do
+        for shape in "--n 64 --k 200 --ne2 4 --ne3 4" "--n 64 --k 384 --ne2 4 --ne3 4" "--n 79 --k 417 --ne2 5 --ne3 3"; do
+            echo "=== 28_column_tiles $shape ==="
+            # shellcheck disable=SC2086
+            "$build/steps/28_column_tiles/28_column_tiles" --seed "$seed" $shape --test-case='*timing*' 2>&1
+        done
+    } >"$out/every-shape.txt"
+    echo "every-shape: $(grep -c 'Status: SUCCESS' "$out/every-shape.txt") of 6 runs passed"
+    for shape in "79 417 5 3" "128 32 4 2" "80 80 2 8" "80 79 2 8" "80 81 2 8" "80 80 8 8" "80 79 8 8" "80 81 8 8" \
+        "84 32 4 4" "95 40 8 8" "100 41 4 4" "128 31 4 4" "128 32 4 4" "128 32 3 4" "128 32 4 1" "64 200 4 4" \
+        "64 384 4 4"; do
         # shellcheck disable=SC2086
         set -- $shape
         echo "=== solve_tri_report --n $1 --k $2 --ne2 $3 --ne3 $4 ==="
         "$build/solve_tri_report" --seed "$seed" --shapes none --n "$1" --k "$2" --ne2 "$3" --ne3 "$4" \
             --out "$out/report-n$1-k$2-$3x$4" 2>&1
         echo "exit $?"
-    done >"$out/streamed-backend-ops-shapes.txt"
-    echo "backend-ops shapes: $(grep -c '^exit 0' "$out/streamed-backend-ops-shapes.txt") of 14 reports"
+    done >"$out/every-shape-reports.txt"
+    echo "reports: $(grep -c '^exit 0' "$out/every-shape-reports.txt") of 17 exit 0"
 fi
 
 if [ "$part" = persistent-choice ]; then
