@@ -62,7 +62,7 @@ struct Tally {
 };
 
 void check_on_device(const Step& step, const Shape& shape, const int device, const uint64_t seed, Tally& tally) {
-    if (shape.n > step.limits.max_n || shape.k > step.limits.max_k) {
+    if (shape.n > max_n_on_device(step) || shape.k > step.limits.max_k) {
         return;
     }
     const int64_t align = step.limits.alignment_bytes / static_cast<int64_t>(sizeof(float));

@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
         for (const harness::ReferenceShape& shape : harness::reference_shapes()) {
             std::printf("%s (%s):\n", shape.title, shape.problem.describe().c_str());
             for (const harness::Step* step : {&base, &variant}) {
-                if (shape.problem.n <= step->limits.max_n && shape.problem.k <= step->limits.max_k) {
+                if (shape.problem.n <= harness::max_n_on_device(*step) && shape.problem.k <= step->limits.max_k) {
                     print_resources(*step, shape.problem);
                 }
             }

@@ -35,8 +35,8 @@ enum class Bound {
 //   roundoff for an approximate division (fast math: up to 2 ulp) or
 //   reciprocal and fmaf, and a factor 2 for bounding with x instead of x̂;
 // - over the matrices drawn by test-backend-ops' init (family backend_ops, or
-//   its share of family mixed), at n <= backend_ops_checked_n: NMSE <= 1e-7,
-//   test-backend-ops' own threshold (past that n the element bound alone);
+//   its share of family mixed): NMSE <= 1e-7, test-backend-ops' own
+//   threshold, at n <= backend_ops_checked_n; past it NMSE <= 1e-4;
 // - family exact (or its share of mixed): every element equal to the exact
 //   solution, bit for bit.
 // `expect_non_finite`, when given (dense: element (m, r, c) at (m*n + r)*k + c),
@@ -55,9 +55,14 @@ Verdict judge_copy_of_b(const Problem& problem, const Inputs& inputs, const Host
 
 constexpr double backend_ops_max_nmse = 1e-7;
 // The largest n test-backend-ops checks SOLVE_TRI at (it only times n = 256).
-// Past it no FP32 solve keeps the rule on every draw: the row-by-row FP32
-// substitution breaks it at n = 256 (docs/results/nvcc-13.0-2026-12-06-numerics.txt).
-constexpr int64_t backend_ops_checked_n = 128;
+// Past it no FP32 solve keeps its rule on every draw: the row-by-row FP32
+// substitution breaks it at n = 256, k = 16, in 1 draw of 128, worst NMSE
+// 2.3e-6 (docs/results/nvcc-13.0-2026-12-06-numerics.txt). There the judge
+// asks NMSE <= 1e-4 instead: 40 times that worst draw, and below plain TF32's
+// best there (4.3e-2), so that a check without the element bound (the report's,
+// a timing's) still fails a wrong solve.
+constexpr int64_t backend_ops_checked_n    = 128;
+constexpr double  large_n_backend_ops_nmse = 1e-4;
 
 // The judge's arithmetic, for whoever scores outputs beside it: the element
 // tolerance is element_tolerance_factor(n) times the reference's bound()

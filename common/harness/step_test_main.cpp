@@ -22,6 +22,10 @@ void check_shape_options(const Options& o, const Step& step) {
         throw UsageError("--n " + std::to_string(*o.n) + " exceeds " + step.name +
                          "'s limit n <= " + std::to_string(step.limits.max_n));
     }
+    if (o.n && *o.n > max_n_on_device(step)) {
+        throw UsageError("--n " + std::to_string(*o.n) + " exceeds what " + step.name +
+                         " solves on this GPU, n <= " + std::to_string(max_n_on_device(step)));
+    }
     if (o.k && *o.k > step.limits.max_k) {
         throw UsageError("--k " + std::to_string(*o.k) + " exceeds " + step.name +
                          "'s limit k <= " + std::to_string(step.limits.max_k));

@@ -61,8 +61,9 @@ int64_t drawn_k_limit(const Step& step) {
     return std::min<int64_t>(step.limits.max_k, drawn_max_k);
 }
 
+// Within the step's limits, n within what it solves on this GPU.
 bool fits(const Step& step, const int64_t n, const int64_t k) {
-    return n >= 1 && k >= 1 && n <= step.limits.max_n && k <= step.limits.max_k;
+    return n >= 1 && k >= 1 && n <= max_n_on_device(step) && k <= step.limits.max_k;
 }
 
 // Whether the step's alignment admits the problem's batch strides.
@@ -74,6 +75,16 @@ bool strides_fit(const Step& step, const Problem& p) {
 std::array<Shape, 2> pr_and_odd_shapes(const Step& step) {
     return {Shape{std::min(step.limits.max_n, 64), std::min(step.limits.max_k, 6)},
             Shape{std::min(step.limits.max_n, 33), std::min(step.limits.max_k, 5)}};
+}
+
+// The same, and an n past 64 (odd k) where the step takes it.
+std::vector<Shape> pr_odd_and_large_n_shapes(const Step& step) {
+    const std::array<Shape, 2> small = pr_and_odd_shapes(step);
+    std::vector<Shape>         shapes(small.begin(), small.end());
+    if (fits(step, 100, 41)) {
+        shapes.push_back(Shape{100, 41});
+    }
+    return shapes;
 }
 
 // Worst figures over a set of checks, printed after each GPU case.
@@ -314,7 +325,7 @@ TEST_SUITE("gpu") {
     TEST_CASE("batch layouts: contiguous, padded, ne03-major, one matrix, X's strides apart from B's") {
         const Step& s = tested();
         Summary     summary;
-        for (const Shape shape : pr_and_odd_shapes(s)) {
+        for (const Shape shape : pr_odd_and_large_n_shapes(s)) {
             const int64_t n = shape.n, k = shape.k;
             // i03 steps by one matrix, i02 by ne03 = 3 of them: the batch order transposed.
             const Problem single     = layout(s, n, k, 1, 1, 0);
@@ -448,7 +459,7 @@ TEST_SUITE("gpu") {
         // element is NaN or Inf, and every other element is within the bound as usual.
         const Step& s = tested();
         Summary     summary;
-        for (const Shape shape : pr_and_odd_shapes(s)) {
+        for (const Shape shape : pr_odd_and_large_n_shapes(s)) {
             const int64_t     n = shape.n, k = shape.k;
             const Problem     p  = layout(s, n, k, 3, 1, 3);
             Inputs            in = make_inputs(Family::well_conditioned, p, derive_seed(test_seed(), 8, n, k));
@@ -493,6 +504,22 @@ TEST_SUITE("gpu") {
         summary.print("2^20 matrices");
     }
 
+    TEST_CASE("the largest k: one matrix, as many groups of columns as the step's k makes") {
+        // n = 2 at the step's own largest k (step 28: 32,768 groups of 128
+        // columns, offsets within a matrix past 2^23), and past n = 64, where
+        // a step takes it, 4,096 groups of 64 columns.
+        const Step& s = tested();
+        Summary     summary;
+        for (const Shape shape : {Shape{2, s.limits.max_k, 1, 1}, Shape{65, 64 * 4096, 1, 1}}) {
+            if (!fits(s, shape.n, shape.k)) {
+                continue;
+            }
+            check(s, layout(s, shape.n, shape.k, 1, 1, 0), Family::well_conditioned,
+                  derive_seed(test_seed(), 15, shape.n, shape.k), summary);
+        }
+        summary.print("the largest k");
+    }
+
     TEST_CASE("batches of 2,048 and 8,192 matrices: blocks of a persistent grid take several each") {
         // Most other cases have a few dozen matrices, fewer than a persistent
         // grid has blocks: each block would solve one, and a block's move on
@@ -518,7 +545,7 @@ TEST_SUITE("gpu") {
         Summary       summary;
         for (int64_t i = 0; i < cases; ++i) {
             const uint64_t draw   = derive_seed(test_seed(), 9, static_cast<uint64_t>(i));
-            const int64_t  n      = 1 + static_cast<int64_t>(draw % s.limits.max_n);
+            const int64_t  n      = 1 + static_cast<int64_t>(draw % max_n_on_device(s));
             const int64_t  k      = 1 + static_cast<int64_t>((draw >> 8) % drawn_k_limit(s));
             const int64_t  ne02   = 1 + static_cast<int64_t>((draw >> 16) % 4);
             const int64_t  ne03   = 1 + static_cast<int64_t>((draw >> 20) % 3);
@@ -543,10 +570,13 @@ TEST_SUITE("gpu") {
             if (!fits(s, shape.n, shape.k)) {
                 continue;
             }
-            const Problem p = layout(s, shape.n, shape.k, 2, 2, 3);
-            for (const Family family : {Family::well_conditioned, Family::exact}) {
-                check(s, p, family, derive_seed(test_seed(), 10, shape.n, shape.k, static_cast<uint64_t>(family)),
-                      summary);
+            // Past n = 64 also contiguous, where 16-byte copies fit (n and k multiples of 4).
+            for (const int64_t pad : shape.n > 64 ? std::vector<int64_t>{3, 0} : std::vector<int64_t>{3}) {
+                const Problem p = layout(s, shape.n, shape.k, 2, 2, pad);
+                for (const Family family : {Family::well_conditioned, Family::exact}) {
+                    check(s, p, family,
+                          derive_seed(test_seed(), 10, shape.n, shape.k, static_cast<uint64_t>(family)) + pad, summary);
+                }
             }
         }
         summary.print("sanitizer shapes");
@@ -561,7 +591,7 @@ TEST_SUITE("gpu") {
         const uint64_t draw  = derive_seed(test_seed(), 5);
         const Problem  shape = o.has_shape()
                                    ? shape_of_your_own(o)
-                                   : Problem::contiguous(1 + static_cast<int64_t>(draw % s.limits.max_n),
+                                   : Problem::contiguous(1 + static_cast<int64_t>(draw % max_n_on_device(s)),
                                                          1 + static_cast<int64_t>((draw >> 16) % drawn_k_limit(s)),
                                                          1 + static_cast<int64_t>((draw >> 32) % 5),
                                                          1 + static_cast<int64_t>((draw >> 48) % 5));

@@ -119,6 +119,14 @@ struct Step {
     int          specialized_count;
     Launcher     solve;
     KernelLaunch (*plan)(const Problem& problem);  // what solve launches for a valid, non-empty problem
+    // The largest n it solves on the current device, where a device may hold
+    // less than limits.max_n (its shared memory a block); null: limits.max_n.
+    int (*max_n_here)() = nullptr;
 };
+
+// The largest n a step solves on the current device.
+inline int64_t max_n_on_device(const Step& step) {
+    return step.max_n_here != nullptr ? step.max_n_here() : step.limits.max_n;
+}
 
 }  // namespace harness

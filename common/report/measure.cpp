@@ -43,6 +43,12 @@ void check_rows(ShapeResult& shape, const std::vector<const Step*>& solvers, con
             row.note   = without_prefix(refused.what());
             continue;
         }
+        if (p.n > max_n_on_device(solver)) {
+            row.status = RowStatus::not_applicable;
+            row.note   = "n = " + std::to_string(p.n) + " is past n <= " + std::to_string(max_n_on_device(solver)) +
+                       ", what this GPU's shared memory a block holds";
+            continue;
+        }
         try {
             const HostFloats X = run_step(solver, p, device);
             // test-backend-ops' rule (NMSE <= 1e-7, all finite): the figures

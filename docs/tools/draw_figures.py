@@ -1796,6 +1796,44 @@ def draw_step27(s):
     return svg
 
 
+def draw_step28(s):
+    h = 460
+    svg = Svg(WIDTH, h)
+    frame(svg, s["title"], s["caption"])
+    svg.text(24, 58, "test-backend-ops' A {64,64,4,4}, B {384,64,4,4}: 16 matrices, k = 384; a small batch, so groups "
+                     "of 64 columns, two threads a column")
+    top, ph = 74, 320
+    pw = 520
+    panel(svg, 16, top, pw, ph, "ONE MATRIX: A, AND B'S 384 COLUMNS IN SIX GROUPS")
+    ax, ay, e = 40, top + 60, 2.6
+    svg.poly([(ax, ay), (ax + 64 * e, ay + 64 * e), (ax, ay + 64 * e)], fill=tint(A_USED, 0.5), stroke=EDGE, sw=0.8)
+    svg.text(ax + 20 * e, ay - 8, "A (64 x 64)", size=SMALL_SIZE, anchor="middle")
+    bx, ew = ax + 64 * e + 24, 0.75
+    for g in range(6):
+        svg.rect(bx + g * 64 * ew, ay, 64 * ew, 64 * e, fill=tint(OWNERS[g % len(OWNERS)], 0.55), stroke="#ffffff",
+                 sw=1.0)
+        svg.text(bx + (g * 64 + 32) * ew, ay + 32 * e + 4, f"y = {g}", size=SMALL_SIZE, anchor="middle")
+    svg.text(bx + 192 * ew, ay - 8, "B (64 x 384): groups of 64 columns", size=SMALL_SIZE, anchor="middle")
+    for k, line in enumerate(["Each group is one block: it copies A, solves its 64 columns, writes them.",
+                              "No block reads another's columns, so the groups need no order."]):
+        svg.text(ax, ay + 64 * e + 30 + 16 * k, line, size=SMALL_SIZE)
+
+    px = 16 + pw + 16
+    pw2 = WIDTH - px - 16
+    panel(svg, px, top, pw2, ph, "THE GRID: 16 x 6 BLOCKS")
+    gx, gy, c = px + 60, top + 60, 13
+    for m in range(16):
+        for g in range(6):
+            svg.rect(gx + m * (c + 2), gy + g * (c + 12), c, c + 8, fill=tint(OWNERS[g % len(OWNERS)], 0.55),
+                     stroke=EDGE, sw=0.5)
+    svg.text(gx + 8 * (c + 2), gy - 10, "x: matrix 0 ... 15", size=SMALL_SIZE, anchor="middle", fill=MUTED)
+    svg.text(gx - 10, gy + 3 * (c + 12), "y: group", size=SMALL_SIZE, anchor="middle", fill=MUTED, rotate=-90)
+    for k, line in enumerate(["96 blocks of 128 threads; A read 6 times", "a matrix. The grid holds 65,535",
+                              "groups in y: k up to 65,535 x 64."]):
+        svg.text(px + 14, gy + 6 * (c + 12) + 16 + 15 * k, line, size=SMALL_SIZE)
+    return svg
+
+
 STEP_SPECS = [
     {
         "name": "01_shared_memory", "family": "01", "draw": draw_warp_step,
@@ -2098,6 +2136,12 @@ STEP_SPECS = [
         "title": "Step 27 · A streamed a block row at a time",
         "caption": "Step 27: past n = 64 a block holds X and two block rows of A; the next block row's copy is in "
                    "flight while it solves this one.",
+    },
+    {
+        "name": "28_column_tiles", "draw": draw_step28,
+        "title": "Step 28 · k past 128: one block per matrix and group of columns",
+        "caption": "Step 28: the groups of columns that steps 16-27 already launch, now as many as the grid's "
+                   "second dimension holds.",
     },
 ]
 

@@ -84,7 +84,10 @@ REPORT_LOG = ROOT / "docs" / "results" / f"{RUN}-report.txt"
 SHAPES = [("pr", "the PR's, 8 matrices, k = 6"), ("upstream_perf", "upstream perf, 16 matrices, k = 32"),
           ("qwen3_next", "Qwen3-Next, 256 matrices, k = 64"), ("qwen3_next_8k", "Qwen3-Next, 4,096 matrices"),
           ("qwen3_next_32k", "Qwen3-Next, 16,384 matrices"), ("large_batch", "16,384 matrices, k = 32"),
-          ("kimi_linear", "Kimi-Linear, 1,024 matrices, n = k = 16")]
+          ("kimi_linear", "Kimi-Linear, 1,024 matrices, n = k = 16"),
+          ("backend_ops_n128", "test-backend-ops, 8 matrices, n = 128, k = 32"),
+          ("backend_ops_n128_k128", "test-backend-ops, 128 matrices, n = k = 128"),
+          ("backend_ops_n256", "test-backend-ops, 8 matrices, n = 256, k = 128")]
 
 BLOCK = re.compile(r"(<!-- (diff|timing|report|compare|ncu|microbench|sass|steps|experiment|margins|own-shapes):? ?([^>]*?) -->\n)"
                    r"(.*?)(<!-- /\2 -->)",

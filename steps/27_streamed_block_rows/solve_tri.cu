@@ -278,10 +278,10 @@ constexpr int blocked_columns = 64;
 // One tile of the products: rows r0..r0+15, columns c0..c0+7 of sX, minus
 // A's rows r0..r0+15, columns 0..depth-1, times sX's rows 0..depth-1 of the
 // same columns, in steps of 8 columns of A. A's row r0 is row a_row0 of sA,
-// whose rows are a_stride floats apart. Each lane holds the four entries
+// whose rows are row_stride floats apart. Each lane holds the four entries
 // an mma's accumulator gives it: rows g and g + 8 (g = lane / 4), columns 2q
 // and 2q + 1 (q = lane % 4), and takes its products in order of A's column.
-__device__ __forceinline__ void product_tile(const float* const sA, const int a_row0, const int a_stride,
+__device__ __forceinline__ void product_tile(const float* const sA, const int a_row0, const int row_stride,
                                              float* const sX, const int r0, const int c0, const int depth,
                                              const int lane) {
     const int    g      = lane / 4;
@@ -292,8 +292,8 @@ __device__ __forceinline__ void product_tile(const float* const sA, const int a_
     for (int j0 = 0; j0 < depth; j0 += 8) {
 #pragma unroll
         for (int d = 0; d < 8; ++d) {
-            const float  a_top    = sA[(a_row0 + g) * a_stride + j0 + d];
-            const float  a_bottom = sA[(a_row0 + g + 8) * a_stride + j0 + d];
+            const float  a_top    = sA[(a_row0 + g) * row_stride + j0 + d];
+            const float  a_bottom = sA[(a_row0 + g + 8) * row_stride + j0 + d];
             const float2 x        = *reinterpret_cast<const float2*>(&sX[(j0 + d) * x_stride + c0 + 2 * q]);
             acc[0]                = fmaf(-a_top, x.x, acc[0]);
             acc[1]                = fmaf(-a_top, x.y, acc[1]);
@@ -308,10 +308,10 @@ __device__ __forceinline__ void product_tile(const float* const sA, const int a_
 }
 
 // The chain: thread tid solves column col's diagonal block, rows r0..r0+15
-// of sX, A's row r0 being row a_row0 of sA (rows a_stride floats apart), and
+// of sX, A's row r0 being row a_row0 of sA (rows row_stride floats apart), and
 // writes X's rows: every one, or with every_row false those before n.
 template <bool every_row>
-__device__ __forceinline__ void solve_diagonal_block(const float* const sA, const int a_row0, const int a_stride,
+__device__ __forceinline__ void solve_diagonal_block(const float* const sA, const int a_row0, const int row_stride,
                                                      float* const sX, const int r0, float* const X_batch, const int n,
                                                      const int k, const int col, const int tid) {
     float x[block_rows];
@@ -321,10 +321,10 @@ __device__ __forceinline__ void solve_diagonal_block(const float* const sA, cons
     }
 #pragma unroll
     for (int j = 0; j < block_rows; ++j) {
-        x[j] *= 1.0f / sA[(a_row0 + j) * a_stride + r0 + j];
+        x[j] *= 1.0f / sA[(a_row0 + j) * row_stride + r0 + j];
 #pragma unroll
         for (int r = j + 1; r < block_rows; ++r) {
-            x[r] = fmaf(-sA[(a_row0 + r) * a_stride + r0 + j], x[j], x[r]);
+            x[r] = fmaf(-sA[(a_row0 + r) * row_stride + r0 + j], x[j], x[r]);
         }
     }
 #pragma unroll
@@ -430,12 +430,12 @@ __host__ __device__ constexpr int streamed_a_stride(const int n) {
 }
 
 // Starts the copy of A's block row r0 (rows r0..r0+15, columns 0..r0+15)
-// into `a_rows`, rows a_stride floats apart, with cp.async: chunks of `chunk`
+// into `a_rows`, rows row_stride floats apart, with cp.async: chunks of `chunk`
 // floats, each row's taken by 16 neighbouring threads in turn. Rows past n
 // are written as the identity's instead, with plain stores. Nothing waits
 // here.
 template <int chunk>
-__device__ __forceinline__ void copy_block_row(const float* const A_batch, float* const a_rows, const int a_stride,
+__device__ __forceinline__ void copy_block_row(const float* const A_batch, float* const a_rows, const int row_stride,
                                                const int n, const int r0, const int tid) {
     constexpr int sharers = streamed_threads / block_rows;
     const int     r       = tid / sharers;
@@ -443,11 +443,11 @@ __device__ __forceinline__ void copy_block_row(const float* const A_batch, float
     const int     width   = min(r0 + block_rows, n);
     if (row < n) {
         for (int c = tid % sharers * chunk; c < width; c += sharers * chunk) {
-            __pipeline_memcpy_async(&a_rows[r * a_stride + c], &A_batch[row * n + c], chunk * sizeof(float));
+            __pipeline_memcpy_async(&a_rows[r * row_stride + c], &A_batch[row * n + c], chunk * sizeof(float));
         }
     } else {
         for (int c = tid % sharers; c < r0 + block_rows; c += sharers) {
-            a_rows[r * a_stride + c] = c == row ? 1.0f : 0.0f;
+            a_rows[r * row_stride + c] = c == row ? 1.0f : 0.0f;
         }
     }
 }
@@ -474,8 +474,8 @@ __global__ void __launch_bounds__(streamed_threads)
     const int tiles  = (cols + tile_columns - 1) / tile_columns;
     const int padded = tiles * tile_columns;
     // Rows solved: whole block rows, those past n zero in B.
-    const int rows     = streamed_rows(n);
-    const int a_stride = streamed_a_stride(n);
+    const int rows       = streamed_rows(n);
+    const int row_stride = streamed_a_stride(n);
 
     // batch = i03 * ne02 + i02
     const uint32_t i03 = harness::fast_div(batch, ne02);
@@ -487,19 +487,18 @@ __global__ void __launch_bounds__(streamed_threads)
 
     // Two buffers of a block row of A, then X's rows.
     extern __shared__ __align__(16) float streamed_shared[];
-    float* const                          sX = streamed_shared + 2 * block_rows * a_stride;
+    float* const                          sX = streamed_shared + 2 * block_rows * row_stride;
 
-    copy_block_row<a_chunk>(A_batch, streamed_shared, a_stride, n, 0, tid);
+    copy_block_row<a_chunk>(A_batch, streamed_shared, row_stride, n, 0, tid);
     copy_b_columns<b_chunk, streamed_threads>(B_batch, sX, n, k, col0, tid);
     __pipeline_commit();
     // What no copy writes starts as zeros: a last tile's columns past k, and
     // the rows past n.
-    for (int e = tid; e < rows * padded; e += streamed_threads) {
-        const int row = e / padded;
-        const int c   = e % padded;
-        if (row >= n || c >= cols) {
-            sX[row * x_stride + c] = 0.0f;
-        }
+    for (int e = tid; e < n * (padded - cols); e += streamed_threads) {
+        sX[e / (padded - cols) * x_stride + cols + e % (padded - cols)] = 0.0f;
+    }
+    for (int e = tid; e < (rows - n) * padded; e += streamed_threads) {
+        sX[(n + e / padded) * x_stride + e % padded] = 0.0f;
     }
 
 #pragma unroll 1
@@ -508,23 +507,23 @@ __global__ void __launch_bounds__(streamed_threads)
         // The buffer it fills was last read before the barrier that ended
         // the previous block row.
         if (r0 + block_rows < rows) {
-            copy_block_row<a_chunk>(A_batch, streamed_shared + (buffer ^ 1) * block_rows * a_stride, a_stride, n,
+            copy_block_row<a_chunk>(A_batch, streamed_shared + (buffer ^ 1) * block_rows * row_stride, row_stride, n,
                                     r0 + block_rows, tid);
         }
         __pipeline_commit();
         __pipeline_wait_prior(1);
         __syncthreads();
-        const float* const a_rows = streamed_shared + buffer * block_rows * a_stride;
+        const float* const a_rows = streamed_shared + buffer * block_rows * row_stride;
         // The products: B_i minus every solved block row's share.
         if (r0 > 0) {
             for (int tile = warp; tile < tiles; tile += streamed_threads / harness::warp_size) {
-                product_tile(a_rows, 0, a_stride, sX, r0, tile * tile_columns, r0, lane);
+                product_tile(a_rows, 0, row_stride, sX, r0, tile * tile_columns, r0, lane);
             }
             __syncthreads();
         }
         // The chain: one thread per column solves the diagonal block.
         if (col < k && tid < blocked_columns) {
-            solve_diagonal_block<false>(a_rows, 0, a_stride, sX, r0, X_batch, n, k, col, tid);
+            solve_diagonal_block<false>(a_rows, 0, row_stride, sX, r0, X_batch, n, k, col, tid);
         }
         __syncthreads();
     }
@@ -697,16 +696,33 @@ static DeviceCounts counts_of(const int device) {
         cudaGetLastError();  // not sticky: clear it, so that no later check reports it
         return {};
     }
-    const size_t streamed_bytes = std::min(streamed_shared_bytes(max_streamed_n), static_cast<size_t>(most_bytes));
+    // Where the attribute cannot be set, a block gets the default 48 KB.
+    size_t streamed_bytes = std::min(streamed_shared_bytes(max_streamed_n), static_cast<size_t>(most_bytes));
     for (const Kernel streamed : streamed_kernels) {
         if (cudaFuncSetAttribute(streamed, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  static_cast<int>(streamed_bytes)) != cudaSuccess) {
             cudaGetLastError();
-            return {};
+            streamed_bytes = 48 * 1024;
         }
     }
     return {sms, persistent_per_sm, grid_per_sm, streamed_bytes};
 }
+
+// The largest n whose streamed block fits `bytes` of shared memory: whole
+// block rows past max_n, at most max_streamed_n.
+static int largest_streamed_n(const size_t bytes) {
+    int n = max_n;
+    while (n < max_streamed_n && streamed_shared_bytes(n + block_rows) <= bytes) {
+        n += block_rows;
+    }
+    return n;
+}
+
+// The largest n this step solves on the current device: max_streamed_n on an
+// H100 or H200 (227 KB a block), 240 where a block gets 99 KB (sm_86, sm_89,
+// sm_120), 144 with 64 KB (sm_75); max_streamed_n where the runtime cannot
+// tell (no GPU).
+static int max_n_on_current_device();
 
 // The same, asked once per device and launching thread and then remembered:
 // GPUs of one machine may differ, and each needs the attribute set. Kept per
@@ -805,26 +821,26 @@ static harness::Launch<Kernel> plan(const harness::Problem& p, const bool wide) 
     return {kernel, dim3(p.ne02 * p.ne03, groups), dim3(split.T * split.columns), 0};
 }
 
+static int max_n_on_current_device() {
+    const size_t bytes = counts_on_current_device().streamed_bytes;
+    return bytes == 0 ? max_streamed_n : largest_streamed_n(bytes);
+}
+
 void solve_tri(const float* const A, const float* const B, float* const X, const harness::Problem& p,
                const cudaStream_t stream) {
     harness::validate(p, {max_streamed_n, max_k}, A, B, X);
     if (p.batch() == 0) {
         return;
     }
-    const harness::Launch<Kernel> launch = plan(p, wide_copies_fit(p, A, B, X));
-    // A GPU with less shared memory a block than n needs (where the runtime
-    // can tell): refused, with the largest n it takes.
-    const size_t most_bytes = counts_on_current_device().streamed_bytes;
-    if (p.n > max_n && most_bytes > 0 && launch.shared_bytes > most_bytes) {
-        int64_t largest = max_n;
-        while (streamed_shared_bytes(largest + block_rows) <= most_bytes) {
-            largest += block_rows;
-        }
+    // Past what this GPU's shared memory a block holds: refused, with the
+    // largest n it takes.
+    if (p.n > max_n && p.n > max_n_on_current_device()) {
         throw harness::InvalidProblem("solve_tri refused: n = " + std::to_string(p.n) + " needs " +
-                                      std::to_string(launch.shared_bytes) + " bytes of shared memory a block, " +
-                                      "this GPU gives " + std::to_string(most_bytes) +
-                                      ": n <= " + std::to_string(largest) + " here");
+                                      std::to_string(streamed_shared_bytes(p.n)) +
+                                      " bytes of shared memory a block, more than this GPU gives: n <= " +
+                                      std::to_string(max_n_on_current_device()) + " here");
     }
+    const harness::Launch<Kernel> launch = plan(p, wide_copies_fit(p, A, B, X));
     launch.kernel<<<launch.grid, launch.block, launch.shared_bytes, stream>>>(
         A, B, X, harness::make_fast_divisor(p.ne02), p.nb02, p.nb03, p.nb12, p.nb13, p.nb2, p.nb3,
         static_cast<int>(p.n), static_cast<int>(p.k), static_cast<int>(p.batch()));
@@ -852,6 +868,7 @@ extern const harness::Step step = {"27_streamed_block_rows",
                                    [](const harness::Problem& p) {
                                        const float* const aligned = nullptr;
                                        return harness::erase(plan(p, wide_copies_fit(p, aligned, aligned, aligned)));
-                                   }};
+                                   },
+                                   max_n_on_current_device};
 
 }  // namespace step27
