@@ -698,8 +698,15 @@ static DeviceCounts counts_of(const int device) {
         cudaGetLastError();  // not sticky: clear it, so that no later check reports it
         return {};
     }
-    // Where the attribute cannot be set, a block gets the default 48 KB.
-    size_t streamed_bytes = std::min(streamed_shared_bytes(max_streamed_n), static_cast<size_t>(most_bytes));
+    // A block's static shared memory (1 KB in the sm_90 build) counts against
+    // the same limit. Where the attribute cannot be set, a block gets the
+    // default 48 KB.
+    cudaFuncAttributes streamed_attributes{};
+    if (cudaFuncGetAttributes(&streamed_attributes, streamed_kernels[0]) != cudaSuccess) {
+        cudaGetLastError();
+    }
+    const size_t most_dynamic   = static_cast<size_t>(most_bytes) - streamed_attributes.sharedSizeBytes;
+    size_t       streamed_bytes = std::min(streamed_shared_bytes(max_streamed_n), most_dynamic);
     for (const Kernel streamed : streamed_kernels) {
         if (cudaFuncSetAttribute(streamed, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  static_cast<int>(streamed_bytes)) != cudaSuccess) {
