@@ -506,7 +506,7 @@ TEST_SUITE("gpu") {
 
     TEST_CASE("the largest k: one matrix, as many groups of columns as the step's k makes") {
         // n = 2 at the step's own largest k (step 28: 32,768 groups of 128
-        // columns, offsets within a matrix past 2^23), and past n = 64, where
+        // columns, offsets within a matrix up to 2^23), and past n = 64, where
         // a step takes it, 4,096 groups of 64 columns.
         const Step& s = tested();
         Summary     summary;

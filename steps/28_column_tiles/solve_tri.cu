@@ -711,7 +711,7 @@ static DeviceCounts counts_of(const int device) {
         if (cudaFuncSetAttribute(streamed, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  static_cast<int>(streamed_bytes)) != cudaSuccess) {
             cudaGetLastError();
-            streamed_bytes = 48 * 1024;
+            streamed_bytes = 48 * 1024 - streamed_attributes.sharedSizeBytes;
         }
     }
     return {sms, persistent_per_sm, grid_per_sm, streamed_bytes};
