@@ -1772,7 +1772,7 @@ def draw_step27(s):
     # right: shared memory of one block
     px = 16 + pw + 16
     pw2 = WIDTH - px - 16
-    panel(svg, px, top, pw2, ph, "SHARED MEMORY OF ONE BLOCK (107 KB AT n = 256)")
+    panel(svg, px, top, pw2, ph, "SHARED MEMORY OF ONE BLOCK (107,008 B AT n = 256)")
     bx, by = px + 30, top + 44
     bw = 200
     for b, (fill, label) in enumerate([(tint(OWNERS[4], 0.6), "buffer 0: block row 6, landing"),
@@ -1780,7 +1780,7 @@ def draw_step27(s):
         y = by + b * 30
         svg.rect(bx, y, bw, 22, fill=fill, stroke=EDGE, sw=0.6)
         svg.text(bx + bw + 8, y + 15, label, size=SMALL_SIZE)
-    svg.text(bx, by + 70, "two buffers of 16 rows x 260 floats (33 KB)", size=SMALL_SIZE, fill=MUTED)
+    svg.text(bx, by + 70, "two buffers of 16 rows x 260 floats (33,280 B)", size=SMALL_SIZE, fill=MUTED)
     xy = by + 86
     ex, ey = 2.2, 0.95
     for i in range(16):
@@ -1791,7 +1791,7 @@ def draw_step27(s):
     svg.text(bx + 64 * ex + 8, xy + 88 * ey + 4, "block row 5: B5 minus L5j Xj (8 warps, a tile each),", size=SMALL_SIZE)
     svg.text(bx + 64 * ex + 8, xy + 88 * ey + 18, "then the chain by L55, one thread a column", size=SMALL_SIZE)
     svg.text(bx + 64 * ex + 8, xy + 180 * ey, "B6 ... B15: not yet", size=SMALL_SIZE)
-    svg.text(bx + 32 * ex, xy + 256 * ey + 16, "X: 256 rows x 64 columns (72 KB)", size=SMALL_SIZE, anchor="middle",
+    svg.text(bx + 32 * ex, xy + 256 * ey + 16, "X: 256 rows x 72 floats, 64 columns used (73,728 B)", size=SMALL_SIZE, anchor="middle",
              fill=MUTED)
     return svg
 

@@ -62,9 +62,10 @@
 #                            sass-sm90-blocked.txt.gz, the listing of steps 25 and 26 and of
 #                            tensor_core_products; same-instances-blocked.txt, which of step
 #                            26's instances are step 25's machine code
-#   every-shape: every-shape.txt  step 27's binary (against step 26), no_prefetch (against
-#                            step 27) and step 28's (against step 27), checked and timed
-#                            at the reference shapes, step 28's at k = 200, 384, 417;
+#   every-shape: every-shape.txt  step 27's binary (against step 26) and step 28's (against
+#                            step 27) at the step tests' two timed shapes, no_prefetch
+#                            (against step 27) at every reference shape, checked and
+#                            timed; step 28's alone at k = 200, 384, 417;
 #            every-shape-reports.txt, report-nN-kK-AxB/  the report at each of
 #                            test-backend-ops' correctness shapes past n = 64 or k = 128
 #   suites:  meson-test-NAME.txt  meson test of build (reconfigured with
@@ -822,12 +823,12 @@ fi
 
 if [ "$part" = every-shape ]; then
     # Step 27 (A streamed a block row at a time: n = 65 to 256) against step
-    # 26 at the reference shapes (step 26 refuses the three past n = 64), and
-    # its experiment no_prefetch against step 27 at every reference shape;
-    # step 28 (k past 128) against step 27 there and at test-backend-ops'
-    # three shapes with k > 128; then the report (every step, and cuBLAS as
-    # ggml calls it) at each of test-backend-ops' correctness shapes past
-    # n = 64 or k = 128.
+    # 26 and step 28 (k past 128) against step 27 at the step tests' two
+    # timed shapes, step 27's experiment no_prefetch against it at every
+    # reference shape, and step 28 alone at test-backend-ops' three shapes
+    # with k > 128; then the report (every step, and cuBLAS as ggml calls
+    # it) at each of test-backend-ops' correctness shapes past n = 64 or
+    # k = 128.
     {
         for binary in 27_streamed_block_rows/27_streamed_block_rows 27_no_prefetch 28_column_tiles/28_column_tiles; do
             echo "=== $(basename "$binary"), against the previous step, at the reference shapes ==="

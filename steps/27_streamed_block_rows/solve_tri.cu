@@ -6,9 +6,9 @@
 // no later step of the solve reads those 16 rows again. So past n = 64 a block
 // copies A 16 rows at a time into one of two buffers, the next block row's
 // copy in flight while it solves this one, and keeps only X in shared memory:
-// n rows of 64 columns, 72 KB at n = 256. The rows past n in the last block
-// row are an identity that solves to zero and is never written. Every shape
-// with n <= 64 runs step 26's kernels.
+// n rows of 64 columns (72 floats apart), 73,728 bytes at n = 256. The rows
+// past n in the last block row are an identity that solves to zero and is
+// never written. Every shape with n <= 64 runs step 26's kernels.
 #include "step.cuh"
 
 #include <cuda_pipeline_primitives.h>
@@ -24,8 +24,9 @@ namespace step27 {
 
 constexpr int max_n = 64;
 constexpr int max_k = 128;
-// The largest n a streamed block solves: X's rows, 72 KB of shared memory at
-// 256, and two block rows of A, 33 KB, so that two blocks fit an SM.
+// The largest n a streamed block solves: X's rows, 73,728 bytes of shared
+// memory at 256, and two block rows of A, 33,280 bytes, so that two blocks
+// fit an SM.
 constexpr int max_streamed_n = 256;
 // Row stride of sA: a multiple of 4 floats, so that every row starts on a
 // 16-byte boundary and four consecutive entries load as one float4; and 4 more
@@ -696,9 +697,9 @@ static DeviceCounts counts_of(const int device) {
         cudaGetLastError();  // not sticky: clear it, so that no later check reports it
         return {};
     }
-    // A block's static shared memory (1 KB in the sm_90 build) counts against
-    // the same limit. Where the attribute cannot be set, a block gets the
-    // default 48 KB.
+    // A block's static shared memory (none in the streamed kernels) counts
+    // against the same limit. Where the attribute cannot be set, a block gets
+    // the default 48 KB.
     cudaFuncAttributes streamed_attributes{};
     if (cudaFuncGetAttributes(&streamed_attributes, streamed_kernels[0]) != cudaSuccess) {
         cudaGetLastError();

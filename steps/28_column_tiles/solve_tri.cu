@@ -26,8 +26,9 @@ constexpr int max_n = 64;
 // k = 32 (65,535 is the grid's limit in y). n * k stays below 2^31, so every
 // offset within a matrix fits an int.
 constexpr int max_k = 65535 * 64;
-// The largest n a streamed block solves: X's rows, 72 KB of shared memory at
-// 256, and two block rows of A, 33 KB, so that two blocks fit an SM.
+// The largest n a streamed block solves: X's rows, 73,728 bytes of shared
+// memory at 256, and two block rows of A, 33,280 bytes, so that two blocks
+// fit an SM.
 constexpr int max_streamed_n = 256;
 // Row stride of sA: a multiple of 4 floats, so that every row starts on a
 // 16-byte boundary and four consecutive entries load as one float4; and 4 more
@@ -698,9 +699,9 @@ static DeviceCounts counts_of(const int device) {
         cudaGetLastError();  // not sticky: clear it, so that no later check reports it
         return {};
     }
-    // A block's static shared memory (1 KB in the sm_90 build) counts against
-    // the same limit. Where the attribute cannot be set, a block gets the
-    // default 48 KB.
+    // A block's static shared memory (none in the streamed kernels) counts
+    // against the same limit. Where the attribute cannot be set, a block gets
+    // the default 48 KB.
     cudaFuncAttributes streamed_attributes{};
     if (cudaFuncGetAttributes(&streamed_attributes, streamed_kernels[0]) != cudaSuccess) {
         cudaGetLastError();
