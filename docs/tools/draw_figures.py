@@ -1791,7 +1791,7 @@ def draw_step27(s):
     svg.text(bx + 64 * ex + 8, xy + 88 * ey + 4, "block row 5: B5 minus L5j Xj (8 warps, a tile each),", size=SMALL_SIZE)
     svg.text(bx + 64 * ex + 8, xy + 88 * ey + 18, "then the chain by L55, one thread a column", size=SMALL_SIZE)
     svg.text(bx + 64 * ex + 8, xy + 180 * ey, "B6 ... B15: not yet", size=SMALL_SIZE)
-    svg.text(bx + 32 * ex, xy + 256 * ey + 16, "X: 256 rows x 72 floats, 64 columns used (73,728 B)", size=SMALL_SIZE, anchor="middle",
+    svg.text(bx, xy + 256 * ey + 16, "X: 256 rows x 72 floats, 64 columns used (73,728 B)", size=SMALL_SIZE,
              fill=MUTED)
     return svg
 

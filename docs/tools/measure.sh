@@ -831,7 +831,7 @@ if [ "$part" = every-shape ]; then
     # k = 128.
     {
         for binary in 27_streamed_block_rows/27_streamed_block_rows 27_no_prefetch 28_column_tiles/28_column_tiles; do
-            echo "=== $(basename "$binary"), against the previous step, at the reference shapes ==="
+            echo "=== $(basename "$binary"), against the previous step, at the reference shapes it times ==="
             "$build/steps/$binary" --seed "$seed" --test-case='*against the previous*,*timing*' 2>&1
         done
         for shape in "--n 64 --k 200 --ne2 4 --ne3 4" "--n 64 --k 384 --ne2 4 --ne3 4" "--n 79 --k 417 --ne2 5 --ne3 3"; do
