@@ -1,8 +1,10 @@
 #include "summary.hpp"
 
+#include "judge.hpp"
 #include "reference_shapes.hpp"
 #include "timing_table.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -189,10 +191,14 @@ void write_summary(std::ostream& out, const ReportRun& run) {
     if (!driver.empty()) {
         out << "- **Driver:** supports CUDA " << driver.substr(7) << " (cudaDriverGetVersion)\n";
     }
+    // The NMSE limit past the n test-backend-ops checks, named where a shape has such an n.
+    const bool large_n = std::any_of(run.shapes.begin(), run.shapes.end(),
+                                     [](const ShapeResult& shape) { return shape.problem.n > backend_ops_checked_n; });
     out << "- **Build:** " << run.build << "\n"
         << "- **Date:** " << run.date << "\n"
         << "- **Inputs:** test-backend-ops' (A on and below the diagonal in [0.1, 1], B in [-1, 1]); every kernel's "
-           "output checked (NMSE <= 1e-7; 1e-4 past n = 128) before it was timed; "
+           "output checked "
+        << (large_n ? "(NMSE <= 1e-7; 1e-4 past n = 128)" : "(NMSE <= 1e-7)") << " before it was timed; "
         << run.rotation << "\n"
         << "- **Timing:** the median of each kernel's samples; GB/s = bytes(A + B + X) per run / time / 1024^3, as "
            "the PR's test-backend-ops counted them; GFLOP/s = n (n + 1) k batch per run / time, as today's counts "
