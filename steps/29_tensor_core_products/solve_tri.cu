@@ -312,11 +312,19 @@ __device__ __forceinline__ void product_tile(const float* const sA, const int a_
 }
 
 // A float as TF32, in the bits an mma reads: rounded to nearest (ties away
-// from zero) at mantissa bit 13, the 13 bits below it cleared, as
-// cvt.rna.tf32.f32 rounds a finite value, and Inf kept. A NaN's hi part may
-// come out as anything, but its lo part, NaN - hi, is NaN: NaN propagates.
-__device__ __forceinline__ uint32_t tf32_bits(const float value) {
+// from zero) at mantissa bit 13 and the 13 bits below it cleared, as
+// cvt.rna.tf32.f32 rounds a finite value; Inf stays Inf. The addition can
+// carry a NaN into anything (0x7fffffff becomes -0), so only the hi part
+// rounds.
+__device__ __forceinline__ uint32_t tf32_rounded(const float value) {
     return (__float_as_uint(value) + 0x1000u) & 0xffffe000u;
+}
+
+// The same bits truncated: NaN stays NaN, Inf stays Inf. The lo part,
+// value - hi, is NaN wherever the value is NaN or Inf, so NaN propagates
+// through the products that take it.
+__device__ __forceinline__ uint32_t tf32_truncated(const float value) {
+    return __float_as_uint(value) & 0xffffe000u;
 }
 
 // acc += a · b on the tensor cores, a 16 x 8 tile of A by an 8 x 8 tile of X,
@@ -333,7 +341,8 @@ __device__ __forceinline__ void mma_tf32(float (&acc)[4], const uint32_t (&a)[4]
 // product_tile's tile on the tensor cores (below sm_80, product_tile itself).
 // Per step of 8 columns of A, lane (g, q) loads A's rows g and g + 8 at
 // columns q and q + 4, and X's rows q and q + 4 at column g: the mma's
-// fragments. Each is split in two TF32 parts, and the three products go to
+// fragments. Each is split in two TF32 parts, hi rounded and lo = value - hi
+// truncated (hi + lo within 2^-21 of the value), and the three products go to
 // three accumulators, so that no mma waits on another's result; their sum is
 // subtracted once, at the end. The accumulators hold what product_tile's do:
 // rows g and g + 8, columns 2q and 2q + 1.
@@ -353,13 +362,13 @@ __device__ __forceinline__ void product_tile_tensor(const float* const sA, const
         uint32_t    a_hi[4], a_lo[4], x_hi[2], x_lo[2];
 #pragma unroll
         for (int i = 0; i < 4; ++i) {
-            a_hi[i] = tf32_bits(a[i]);
-            a_lo[i] = tf32_bits(a[i] - __uint_as_float(a_hi[i]));
+            a_hi[i] = tf32_rounded(a[i]);
+            a_lo[i] = tf32_truncated(a[i] - __uint_as_float(a_hi[i]));
         }
 #pragma unroll
         for (int i = 0; i < 2; ++i) {
-            x_hi[i] = tf32_bits(x[i]);
-            x_lo[i] = tf32_bits(x[i] - __uint_as_float(x_hi[i]));
+            x_hi[i] = tf32_rounded(x[i]);
+            x_lo[i] = tf32_truncated(x[i] - __uint_as_float(x_hi[i]));
         }
         mma_tf32(hi_hi, a_hi, x_hi);
         mma_tf32(lo_a_hi, a_lo, x_hi);
