@@ -1859,7 +1859,7 @@ def draw_step29(s):
          {(q, g): "b₀", (q + 4, g): "b₁"},
          [["a₀ … a₃: A at rows", "g, g+8, columns q, q+4"], ["b₀, b₁: X at rows", "q, q+4, column g"],
           ["c₀ … c₃ in three", "accumulators: `hi_hi`,", "`lo_a_hi`, `hi_a_lo`"]],
-         ["6 loads a lane; each value split: hi = TF32(v), lo = TF32(v - hi)",
+         ["6 loads a lane; hi = v rounded to TF32, lo = v - hi truncated",
           "3 mma a step: hi·hi, lo·hi, hi·lo, each into its own accumulator",
           "the warp's 32 lanes together: 16 x 8 x 8 multiply-adds per mma",
           "at the end: X −= hi·hi + (lo·hi + hi·lo); lo·lo is left out"]),

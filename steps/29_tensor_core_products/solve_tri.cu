@@ -320,9 +320,10 @@ __device__ __forceinline__ uint32_t tf32_rounded(const float value) {
     return (__float_as_uint(value) + 0x1000u) & 0xffffe000u;
 }
 
-// The same bits truncated: NaN stays NaN, Inf stays Inf. The lo part,
-// value - hi, is NaN wherever the value is NaN or Inf, so NaN propagates
-// through the products that take it.
+// The same bits truncated: the GPU's NaN (0x7fffffff) stays NaN. The lo
+// part, value - hi, is that NaN wherever the value is NaN or Inf, so NaN
+// propagates through the products that take it (an Inf comes out NaN, and so
+// does a value within 2^-12 of FLT_MAX, whose hi rounds to Inf).
 __device__ __forceinline__ uint32_t tf32_truncated(const float value) {
     return __float_as_uint(value) & 0xffffe000u;
 }
