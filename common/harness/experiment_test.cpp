@@ -5,12 +5,19 @@
 // variant changes in the machine's terms: registers, local memory and blocks
 // per SM of each kernel the two launch at those shapes.
 // EXPERIMENT_NAMESPACE and STEP_NAMESPACE name the two; EXPERIMENT_OUTPUT is
-// same_as_previous, may_differ or copies_b (step_tests.hpp).
+// same_as_previous, may_differ, copies_b or inexact (step_tests.hpp). An
+// inexact one runs the test case below instead of the shared body's.
+#include "device_problem.hpp"
 #include "gpu.hpp"
+#include "inputs.hpp"
+#include "judge.hpp"
 #include "kernel_resources.hpp"
 #include "reference_shapes.hpp"
 #include "step_tests.hpp"
 
+#include <doctest/doctest.h>
+
+#include <cmath>
 #include <cstdio>
 
 namespace EXPERIMENT_NAMESPACE {
@@ -32,6 +39,58 @@ void print_resources(const harness::Step& step, const harness::Problem& p) {
 }
 
 }  // namespace
+
+TEST_SUITE("gpu") {
+    TEST_CASE("an inexact experiment: what it gives up at test-backend-ops' correctness shapes") {
+        using namespace harness;
+        const StepUnderTest& t = step_under_test();
+        if (t.output != Output::inexact) {
+            MESSAGE("not an inexact experiment: its output is checked by the shared test body");
+            return;
+        }
+        // The step and the variant on the same inputs, those of the step
+        // tests' case of these shapes (family backend_ops, the same seeds).
+        std::printf("test-backend-ops' NMSE, family backend_ops (its rule: NMSE <= %g at n <= %lld):\n",
+                    backend_ops_max_nmse, static_cast<long long>(backend_ops_checked_n));
+        int shapes = 0, broken = 0;
+        for (const Shape shape : backend_ops_correctness_shapes()) {
+            const Problem p = Problem::contiguous(shape.n, shape.k, shape.ne02, shape.ne03);
+            if (p.n > max_n_on_device(*t.step) || p.k > t.step->limits.max_k || p.n > max_n_on_device(*t.previous) ||
+                p.k > t.previous->limits.max_k) {
+                continue;
+            }
+            const Inputs in = make_inputs(Family::backend_ops, p, derive_seed(test_seed(), 14, shape.n, shape.k));
+            const DeviceProblem device(p, in);
+            const HostFloats    base           = run_step(*t.previous, p, device);
+            const HostFloats    variant        = run_step(*t.step, p, device);
+            const Verdict       base_verdict   = judge(p, Family::backend_ops, in, base, Bound::skip);
+            const Verdict       variant_result = judge(p, Family::backend_ops, in, variant, Bound::skip);
+            INFO(p.describe() << ", run seed " << test_seed());
+            CHECK_MESSAGE(base_verdict.passed, std::string(t.previous->name) << ": " << base_verdict.failure);
+            // It must still solve: every element written and finite, and an
+            // error well below the solution's size.
+            int64_t unsolved = 0;
+            for (int64_t m = 0; m < p.batch(); ++m) {
+                const int64_t offset = (m % p.ne02) * p.nb2 + (m / p.ne02) * p.nb3;
+                for (int64_t i = 0; i < p.n * p.k; ++i) {
+                    unsolved += std::isfinite(variant[offset + i]) ? 0 : 1;
+                }
+            }
+            CHECK_MESSAGE(unsolved == 0, std::string(t.step->name) << ": " << unsolved << " elements not finite");
+            CHECK_MESSAGE(variant_result.backend_ops_nmse < 1.0, std::string(t.step->name)
+                                                                     << ": NMSE " << variant_result.backend_ops_nmse);
+            const double limit  = p.n <= backend_ops_checked_n ? backend_ops_max_nmse : large_n_backend_ops_nmse;
+            const bool   breaks = !(variant_result.backend_ops_nmse <= limit);
+            std::printf("  %-44s %-26s %8.2g   %-30s %8.2g%s\n", p.describe().c_str(), t.previous->name,
+                        base_verdict.backend_ops_nmse, t.step->name, variant_result.backend_ops_nmse,
+                        breaks ? "  breaks the rule" : "");
+            ++shapes;
+            broken += breaks ? 1 : 0;
+        }
+        std::printf("  %s breaks test-backend-ops' rule at %d of %d shapes\n", t.step->name, broken, shapes);
+        CHECK(shapes > 0);
+    }
+}
 
 int main(int argc, char** argv) {
     const harness::Step& variant = EXPERIMENT_NAMESPACE::step;

@@ -195,6 +195,15 @@ void check_refused(const Problem& p, const float* A, const float* B, float* X, c
 
 }  // namespace
 
+std::vector<Shape> backend_ops_correctness_shapes() {
+    return {Shape{10, 3, 4, 3},   Shape{11, 5, 1, 1},   Shape{17, 9, 2, 4},   Shape{30, 8, 7, 1},
+            Shape{42, 10, 5, 2},  Shape{64, 10, 2, 2},  Shape{64, 64, 2, 2},  Shape{79, 417, 5, 3},
+            Shape{128, 32, 4, 2}, Shape{80, 80, 2, 8},  Shape{80, 79, 2, 8},  Shape{80, 81, 2, 8},
+            Shape{80, 80, 8, 8},  Shape{80, 79, 8, 8},  Shape{80, 81, 8, 8},  Shape{84, 32, 4, 4},
+            Shape{95, 40, 8, 8},  Shape{100, 41, 4, 4}, Shape{128, 31, 4, 4}, Shape{128, 32, 4, 4},
+            Shape{128, 32, 3, 4}, Shape{128, 32, 4, 1}, Shape{64, 200, 4, 4}, Shape{64, 384, 4, 4}};
+}
+
 TEST_SUITE("cpu") {
     TEST_CASE("refuses input outside its limits, naming the limit") {
         const Step&   s     = tested();
@@ -349,16 +358,8 @@ TEST_SUITE("gpu") {
     TEST_CASE("test-backend-ops' correctness shapes, contiguous, where the step accepts them") {
         const Step& s = tested();
         Summary     summary;
-        // llama.cpp's correctness tests of SOLVE_TRI (its fast kernel takes the
-        // six with n <= 64 and k <= 32; the others go to cuBLAS there), as
-        // ggml lays them out: every matrix right after the one before.
-        for (const Shape shape :
-             {Shape{10, 3, 4, 3},   Shape{11, 5, 1, 1},   Shape{17, 9, 2, 4},   Shape{30, 8, 7, 1},
-              Shape{42, 10, 5, 2},  Shape{64, 10, 2, 2},  Shape{64, 64, 2, 2},  Shape{79, 417, 5, 3},
-              Shape{128, 32, 4, 2}, Shape{80, 80, 2, 8},  Shape{80, 79, 2, 8},  Shape{80, 81, 2, 8},
-              Shape{80, 80, 8, 8},  Shape{80, 79, 8, 8},  Shape{80, 81, 8, 8},  Shape{84, 32, 4, 4},
-              Shape{95, 40, 8, 8},  Shape{100, 41, 4, 4}, Shape{128, 31, 4, 4}, Shape{128, 32, 4, 4},
-              Shape{128, 32, 3, 4}, Shape{128, 32, 4, 1}, Shape{64, 200, 4, 4}, Shape{64, 384, 4, 4}}) {
+        // As ggml lays them out: every matrix right after the one before.
+        for (const Shape shape : backend_ops_correctness_shapes()) {
             const Problem p = Problem::contiguous(shape.n, shape.k, shape.ne02, shape.ne03);
             if (!fits(s, p.n, p.k) || !strides_fit(s, p)) {
                 MESSAGE(std::string(s.name)

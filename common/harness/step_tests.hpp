@@ -8,6 +8,7 @@
 #include "reference_shapes.hpp"
 
 #include <cstdint>
+#include <vector>
 
 namespace harness {
 
@@ -24,6 +25,12 @@ enum class Output {
     // reference, and it is timed as a floor: what the step's data movement
     // costs alone.
     copies_b,
+    // An experiment that gives up accuracy on purpose (plain TF32 products):
+    // its test checks only that it solves (every element written and finite,
+    // NMSE below 1) at test-backend-ops' correctness shapes, and prints its
+    // NMSE beside its step's and which shapes break test-backend-ops' rule
+    // (the test case "an inexact experiment", experiment_test.cpp).
+    inexact,
 };
 
 struct StepUnderTest {
@@ -41,6 +48,11 @@ struct StepUnderTest {
 // and hands the rest to doctest. Without a GPU only the CPU cases run, and
 // once they pass the exit status is 77, Meson's SKIP.
 int run_step_tests(int argc, char** argv, const StepUnderTest& under_test);
+
+// llama.cpp's correctness tests of SOLVE_TRI (its fast kernel takes the six
+// with n <= 64 and k <= 32; the others go to cuBLAS there), ne02 and ne03 as
+// its cases give them.
+std::vector<Shape> backend_ops_correctness_shapes();
 
 // What the test cases read: the step, the command line's options and the seed.
 const StepUnderTest& step_under_test();

@@ -1834,6 +1834,88 @@ def draw_step28(s):
     return svg
 
 
+def draw_step29(s):
+    h = 700
+    svg = Svg(WIDTH, h)
+    frame(svg, s["title"], s["caption"])
+    svg.text(24, 58, "one warp's tile, 8 columns of A a step: X[r0 … r0+15][c0 … c0+7] −= "
+                     "A[r0 … r0+15][j0 … j0+7] · X[j0 … j0+7][c0 … c0+7]")
+    top, ph = 74, 540
+    pw = (WIDTH - 48) // 2
+    e = 14
+    g, q = 1, 1                     # lane 5 = 4g + q
+    lane = 4 * g + q
+    acc = {(g, 2 * q): 0, (g, 2 * q + 1): 1, (g + 8, 2 * q): 2, (g + 8, 2 * q + 1): 3}
+    panels = [
+        (16, "STEP 28: FFMA",
+         {(r, d): "" for r in (g, g + 8) for d in range(8)},
+         {(d, c): "" for d in range(8) for c in (2 * q, 2 * q + 1)},
+         [["A: rows g, g+8,", "each column d"], ["X: row d, columns", "2q, 2q+1 (a float2)"],
+          ["c₀ … c₃: `acc[0…3]`,", "4 FFMA a column d"]],
+         ["per 8 columns of A: 32 FFMA a lane, its A and X from shared memory",
+          "the warp's 32 lanes together: 32 x 32 = 16 x 8 x 8 FFMA"]),
+        (16 + pw + 16, "STEP 29: mma.sync m16n8k8 (TF32)",
+         {(g, q): "a₀", (g + 8, q): "a₁", (g, q + 4): "a₂", (g + 8, q + 4): "a₃"},
+         {(q, g): "b₀", (q + 4, g): "b₁"},
+         [["a₀ … a₃: A at rows", "g, g+8, columns q, q+4"], ["b₀, b₁: X at rows", "q, q+4, column g"],
+          ["c₀ … c₃ in three", "accumulators: `hi_hi`,", "`lo_a_hi`, `hi_a_lo`"]],
+         ["6 loads a lane; hi = v rounded to TF32, lo = v - hi truncated",
+          "3 mma a step: hi·hi, lo·hi, hi·lo, each into its own accumulator",
+          "the warp's 32 lanes together: 16 x 8 x 8 multiply-adds per mma",
+          "at the end: X −= hi·hi + (lo·hi + hi·lo); lo·lo is left out"]),
+    ]
+
+    def grid(x, y, rows, cols, fill, marks, lane_fill):
+        for r in range(rows):
+            for c in range(cols):
+                mark = marks.get((r, c))
+                svg.rect(x + c * e, y + r * e, e, e, fill=fill if mark is None else lane_fill, stroke="#ffffff",
+                         sw=0.8)
+                if mark:
+                    svg.text(x + (c + 0.5) * e, y + (r + 0.5) * e + 3.5, mark, size=10, anchor="middle",
+                             fill="#ffffff" if lane_fill == OWNERS[0] else INK)
+        svg.rect(x, y, cols * e, rows * e, stroke=EDGE, sw=0.8)
+
+    def ticks(x, y, count, along_rows, lane_ones):
+        for i in range(count):
+            colour, weight = (INK, "bold") if i in lane_ones else (MUTED, None)
+            if along_rows:
+                svg.text(x - 4, y + (i + 0.5) * e + 3.5, str(i), size=10, anchor="end", fill=colour, weight=weight)
+            else:
+                svg.text(x + (i + 0.5) * e, y - 4, str(i), size=10, anchor="middle", fill=colour, weight=weight)
+
+    for px, heading, a_marks, x_marks, callouts, lines in panels:
+        panel(svg, px, top, pw, ph, heading)
+        ax = px + 52
+        tx = ax + 8 * e + 34
+        xy = top + 62
+        ty = xy + 8 * e + 34
+        # X's rows j0 … j0+7 above the tile, A's block left of it
+        grid(tx, xy, 8, 8, tint(GOOD, 0.45), x_marks, HILITE)
+        grid(ax, ty, 16, 8, tint(A_USED, 0.5), a_marks, HILITE)
+        grid(tx, ty, 16, 8, tint(OWNERS[1], 0.35), {k: f"c{SUB[v]}" for k, v in acc.items()}, OWNERS[0])
+        ticks(tx, xy, 8, False, {c for _, c in x_marks})
+        ticks(tx, xy, 8, True, {r for r, _ in x_marks})
+        ticks(ax, ty, 8, False, {c for _, c in a_marks})
+        ticks(ax, ty, 16, True, {r for r, _ in a_marks})
+        svg.text(tx, xy - 18, "X: row j0 + d, column c0 + …", size=SMALL_SIZE, fill=MUTED)
+        svg.text(ax, ty - 18, "A: column j0 + d", size=SMALL_SIZE, fill=MUTED)
+        svg.text(ax - 30, ty + 8 * e, "row r0 + …", size=SMALL_SIZE, anchor="middle", fill=MUTED, rotate=-90)
+        svg.text(tx + 4 * e, ty + 16 * e + 16, "the tile (16 x 8)", size=SMALL_SIZE, anchor="middle", fill=MUTED)
+        svg.text(ax + 4 * e, ty + 16 * e + 16, "A (16 x 8)", size=SMALL_SIZE, anchor="middle", fill=MUTED)
+        # what lane 5 holds, beside the drawings
+        cx = tx + 8 * e + 12
+        for x, y, block in zip((px + 14, cx, cx), (xy + 3 * e, xy + 3 * e, ty + g * e + 10), callouts):
+            for k, line in enumerate(block):
+                svg.text(x, y + 14 * k, line, size=SMALL_SIZE)
+        ly = ty + 16 * e + 42
+        for k, line in enumerate(lines):
+            svg.text(px + 14, ly + 17 * k, line, size=SMALL_SIZE + 1)
+    legend(svg, [("box", HILITE, f"what lane {lane} = 4g + q (g = {g}, q = {q}) loads from shared memory"),
+                 ("box", OWNERS[0], f"lane {lane}'s 4 accumulator cells")], h - 62)
+    return svg
+
+
 STEP_SPECS = [
     {
         "name": "01_shared_memory", "family": "01", "draw": draw_warp_step,
@@ -2142,6 +2224,12 @@ STEP_SPECS = [
         "title": "Step 28 · k past 128: one block per matrix and group of columns",
         "caption": "Step 28: the groups of columns that steps 16-27 already launch, now as many as the grid's "
                    "second dimension holds.",
+    },
+    {
+        "name": "29_tensor_core_products", "draw": draw_step29,
+        "title": "Step 29 · the products on the tensor cores: one tile, two ways",
+        "caption": "Step 29: past n = 64 a tile's products take 3 mma.sync per 8 columns of A, operands split in "
+                   "two TF32 parts, not 32 FFMA a lane.",
     },
 ]
 

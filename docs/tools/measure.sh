@@ -35,7 +35,10 @@
 # shapes and at small and large batches of their own, and the listing of
 # steps 25 and 26), "every-shape" (steps 27 and 28 against their
 # predecessors and step 27's experiment, timed, and the report at
-# test-backend-ops' correctness shapes past n = 64 or k = 128), or "all" (the parts run, large, experiments, ncu and
+# test-backend-ops' correctness shapes past n = 64 or k = 128), "tensor-products" (step 29
+# against step 28 and its experiment one_accumulator against it, checked and
+# timed past n = 64, both streamed kernels under Nsight Compute, their listing,
+# and the report at test-backend-ops' perf shapes past n = 64), or "all" (the parts run, large, experiments, ncu and
 # test), or "experiments" (the one-change experiments). The
 # parts build in build-measure (with -Dexperiments=true), or in the folder
 # SOLVE_TRI_BUILD names; SOLVE_TRI_STEPS="16 17" limits the step tests of part
@@ -68,6 +71,17 @@
 #                            timed; step 28's alone at k = 200, 384, 417;
 #            every-shape-reports.txt, report-nN-kK-AxB/  the report at each of
 #                            test-backend-ops' correctness shapes past n = 64 or k = 128
+#   tensor-products: tensor-products.txt  step 29's binary, every case; plain_tf32's
+#                            NMSE at test-backend-ops' correctness shapes; step 29 timed
+#                            against step 28 at six shapes past n = 64; one_accumulator
+#                            (against step 29) at the reference shapes and the same six;
+#            tensor-products-ncu.txt  Nsight Compute on the 4th launch of steps 28's and
+#                            29's streamed kernel at n = 256, k = 128, 8 matrices (warm);
+#            sass-sm90-tensor-products.txt.gz, same-instances-tensor-products.txt  the
+#                            listing of steps 28, 29 and the experiment, and which of
+#                            step 29's instances are step 28's machine code;
+#            tensor-products-reports.txt, report-nN-kK-AxB/  the report at
+#                            test-backend-ops' three perf shapes past n = 64
 #   suites:  meson-test-NAME.txt  meson test of build (reconfigured with
 #                            -Dexperiments=true), every suite, in ten invocations at
 #                            once: cpu and gpu; sanitizer; the steps and the experiments
@@ -852,6 +866,62 @@ if [ "$part" = every-shape ]; then
         echo "exit $?"
     done >"$out/every-shape-reports.txt"
     echo "reports: $(grep -c '^exit 0' "$out/every-shape-reports.txt") of 17 exit 0"
+fi
+
+if [ "$part" = tensor-products ]; then
+    # Step 29 (past n = 64 the products on the tensor cores) against step 28:
+    # its test's every case, its experiment plain_tf32's accuracy, then timed at
+    # shapes past n = 64 (test-backend-ops' perf shapes and larger batches), and
+    # its experiment one_accumulator
+    # against it there and at the reference shapes; Nsight Compute on one warm
+    # launch of each step's streamed kernel at n = 256; the sm_90 listing of
+    # steps 28 and 29 and of the experiment; the report (every step, and
+    # cuBLAS as ggml calls it) at test-backend-ops' perf shapes past n = 64.
+    shapes=("--n 80 --k 80 --ne2 8 --ne3 8" "--n 128 --k 32 --ne2 4 --ne3 2" "--n 128 --k 128 --ne2 4 --ne3 32"
+        "--n 256 --k 128 --ne2 4 --ne3 2" "--n 256 --k 64 --ne2 66 --ne3 2" "--n 79 --k 417 --ne2 5 --ne3 3")
+    {
+        echo "=== 29_tensor_core_products, every case ==="
+        "$build/steps/29_tensor_core_products/29_tensor_core_products" --seed "$seed" 2>&1
+        echo "=== 29_plain_tf32, test-backend-ops' correctness shapes ==="
+        "$build/steps/29_plain_tf32" --seed "$seed" --test-case='*inexact experiment*' 2>&1
+        echo "=== 29_one_accumulator, against the previous step, at the reference shapes ==="
+        "$build/steps/29_one_accumulator" --seed "$seed" --test-case='*against the previous*,*timing*' 2>&1
+        for binary in 29_tensor_core_products/29_tensor_core_products 29_one_accumulator; do
+            for shape in "${shapes[@]}"; do
+                echo "=== $(basename "$binary") $shape ==="
+                # shellcheck disable=SC2086
+                "$build/steps/$binary" --seed "$seed" $shape --test-case='*timing*' 2>&1
+            done
+        done
+    } >"$out/tensor-products.txt"
+    echo "tensor-products: $(grep -c 'Status: SUCCESS' "$out/tensor-products.txt") of $((3 + 2 * ${#shapes[@]})) runs passed"
+    for step in 28 29; do
+        echo "=== step $step, n = 256, k = 128, 8 matrices: its streamed kernel, the 4th launch of the timing case ==="
+        ncu --clock-control none --cache-control none --kernel-name-base mangled \
+            -k "regex:step${step}.*streamed" --launch-skip 3 --launch-count 1 \
+            --section SpeedOfLight --section ComputeWorkloadAnalysis --section WarpStateStats \
+            --section InstructionStats --section LaunchStats --section Occupancy --section SourceCounters \
+            --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,smsp__inst_executed.sum,sm__cycles_elapsed.max \
+            "$build/steps/29_tensor_core_products/29_tensor_core_products" --seed "$seed" --n 256 --k 128 --ne2 4 \
+            --ne3 2 --test-case='*timing*' 2>&1
+    done >"$out/tensor-products-ncu.txt"
+    echo "ncu: $(grep -c 'streamed_kernel' "$out/tensor-products-ncu.txt") kernel lines"
+    for lib in steps/28_column_tiles/libstep28.a steps/29_tensor_core_products/libstep29.a \
+        steps/libvariant29_one_accumulator.a; do
+        echo "=== $(basename "$lib") ==="
+        cuobjdump -sass -arch sm_90 "$build/$lib" | c++filt
+    done | gzip >"$out/sass-sm90-tensor-products.txt.gz"
+    python3 docs/tools/same_instances.py "$out/sass-sm90-tensor-products.txt.gz" libstep28.a libstep29.a \
+        >"$out/same-instances-tensor-products.txt" 2>&1
+    for shape in "128 32 4 2" "128 128 4 32" "256 128 4 2"; do
+        # shellcheck disable=SC2086
+        set -- $shape
+        echo "=== solve_tri_report --n $1 --k $2 --ne2 $3 --ne3 $4 ==="
+        "$build/solve_tri_report" --seed "$seed" --shapes none --n "$1" --k "$2" --ne2 "$3" --ne3 "$4" \
+            --out "$out/report-n$1-k$2-$3x$4" 2>&1
+        echo "exit $?"
+    done >"$out/tensor-products-reports.txt"
+    echo "reports: $(grep -c '^exit 0' "$out/tensor-products-reports.txt") of 3 exit 0"
 fi
 
 if [ "$part" = persistent-choice ]; then
