@@ -1,6 +1,6 @@
 // Step 29: past n = 64 the products on the tensor cores, each operand split into two TF32 parts.
 //
-// Past n = 64 the products are most of the solve: at n = 256 all but 1/16 of
+// Past n = 64 the products are most of the solve: at n = 256 all but 1/17 of
 // the multiply-adds. Step 28 takes each tile's products with FFMAs, a lane
 // loading two entries of A and two of X from shared memory for every four
 // FFMAs. One mma.sync m16n8k8 takes a tile's 16 x 8 x 8 multiply-adds from
