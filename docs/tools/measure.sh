@@ -41,7 +41,9 @@
 # and the report at test-backend-ops' perf shapes past n = 64), or "all" (the parts run, large, experiments, ncu and
 # test), or "experiments" (the one-change experiments). The
 # parts build in build-measure (with -Dexperiments=true), or in the folder
-# SOLVE_TRI_BUILD names; SOLVE_TRI_STEPS="16 17" limits the step tests of part
+# SOLVE_TRI_BUILD names; SOLVE_TRI_SUITES="sanitizer steps" limits part "suites" to
+# those of its groups (cpu-gpu, sanitizer, steps, experiments: all by default), so that a
+# machine with a time limit can run it in two parts; SOLVE_TRI_STEPS="16 17" limits the step tests of part
 # "run" to those steps. OUT_DIR receives:
 #   build:   build-time.txt  the README's first command's build (meson setup build
 #                            && meson compile -C build) in a fresh copy of this tree,
@@ -266,17 +268,19 @@ if [ "$part" = suites ]; then
     meson configure build -Dexperiments=true >/dev/null && ninja -C build >"$out/suites-build.txt" 2>&1 ||
         { tail -30 "$out/suites-build.txt"; exit 1; }
     # Each invocation runs its GPU tests one at a time; the steps and the
-    # experiments are split over four invocations each, all at once, so that
-    # the whole suite fits a short lease. Their timings ran beside each other:
-    # not to quote.
+    # experiments are split over four invocations each, all at once, to shorten
+    # the wall time (with 29 steps and the experiments, over nine minutes on an
+    # H100 after the build; SOLVE_TRI_SUITES runs a part of it). Their timings
+    # ran beside each other: not to quote.
     run_tests() {
         local name=$1
         shift
         meson test -C build --no-rebuild --print-errorlogs --logbase "testlog-$name" "$@" 2>&1 |
             sed "s|$PWD/||g" >"$out/meson-test-$name.txt"
     }
-    run_tests cpu-gpu --suite cpu --suite gpu &
-    run_tests sanitizer --suite sanitizer &
+    groups=" ${SOLVE_TRI_SUITES:-cpu-gpu sanitizer steps experiments} "
+    [[ $groups == *" cpu-gpu "* ]] && run_tests cpu-gpu --suite cpu --suite gpu &
+    [[ $groups == *" sanitizer "* ]] && run_tests sanitizer --suite sanitizer &
     # The steps' tests are named after their folders, the experiments' STEP+NAME
     # after their patches (steps/meson.build).
     ls -d steps/[0-9][0-9]_* | xargs -n 1 basename >"$out/list-steps"
@@ -284,6 +288,7 @@ if [ "$part" = suites ]; then
         echo "$(basename "$(dirname "$(dirname "$patch")")")+$(basename "$patch" .patch)"
     done >"$out/list-experiments"
     for suite in steps experiments; do
+        [[ $groups == *" $suite "* ]] || continue
         for group in 0 1 2 3; do
             # shellcheck disable=SC2046
             run_tests "$suite-$group" $(awk -v g="$group" 'NR % 4 == g' "$out/list-$suite") &
