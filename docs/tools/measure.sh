@@ -41,7 +41,7 @@
 # and the report at test-backend-ops' perf shapes past n = 64), or "all" (the parts run, large, experiments, ncu and
 # test), or "experiments" (the one-change experiments). The
 # parts build in build-measure (with -Dexperiments=true), or in the folder
-# SOLVE_TRI_BUILD names; SOLVE_TRI_SUITES="sanitizer steps" limits part "suites" to
+# SOLVE_TRI_BUILD names; SOLVE_TRI_SUITES="steps cpu-gpu" limits part "suites" to
 # those of its groups (cpu-gpu, sanitizer, steps, experiments: all by default), so that a
 # machine with a time limit can run it in two parts; SOLVE_TRI_STEPS="16 17" limits the step tests of part
 # "run" to those steps. OUT_DIR receives:
