@@ -165,23 +165,34 @@ TEST_CASE("judge passes a float solve and fails every kind of wrong output") {
         const HostFloats good    = solve_in_float(p, in);
         const Verdict    verdict = judge(p, family, in, good);
         CHECK_MESSAGE(verdict.passed, verdict.failure);
+        CHECK(verdict.solved);
         CHECK(verdict.worst_bound_ratio < 1.0);
 
-        HostFloats unwritten = good;
-        unwritten[p.nb2 + 5] = poison_value();
-        CHECK_FALSE(judge(p, family, in, unwritten).passed);
+        // Unsolved: not passed, and not solved either.
+        HostFloats unwritten            = good;
+        unwritten[p.nb2 + 5]            = poison_value();
+        const Verdict unwritten_verdict = judge(p, family, in, unwritten);
+        CHECK_FALSE(unwritten_verdict.passed);
+        CHECK_FALSE(unwritten_verdict.solved);
 
-        HostFloats infinite = good;
-        infinite[3]         = INFINITY;
-        CHECK_FALSE(judge(p, family, in, infinite).passed);
+        HostFloats infinite            = good;
+        infinite[3]                    = INFINITY;
+        const Verdict infinite_verdict = judge(p, family, in, infinite);
+        CHECK_FALSE(infinite_verdict.passed);
+        CHECK_FALSE(infinite_verdict.solved);
 
-        HostFloats gap_written = good;
-        gap_written[p.n * p.k] = 0.0f;  // the first element after matrix (0, 0)
-        CHECK_FALSE(judge(p, family, in, gap_written).passed);
+        HostFloats gap_written    = good;
+        gap_written[p.n * p.k]    = 0.0f;  // the first element after matrix (0, 0)
+        const Verdict gap_verdict = judge(p, family, in, gap_written);
+        CHECK_FALSE(gap_verdict.passed);
+        CHECK_FALSE(gap_verdict.solved);
 
+        // Inaccurate but solved: not passed, still solved.
         HostFloats wrong = good;
         wrong[p.nb3 + p.k] *= 1.001f;  // row 1, column 0 of matrix (0, 1): never zero
-        CHECK_FALSE(judge(p, family, in, wrong).passed);
+        const Verdict wrong_verdict = judge(p, family, in, wrong);
+        CHECK_FALSE(wrong_verdict.passed);
+        CHECK(wrong_verdict.solved);
     }
     // Where a non-finite input must propagate: NaN or Inf passes, a finite
     // value fails, and so does the poison itself (an element never written).
@@ -199,6 +210,7 @@ TEST_CASE("judge passes a float solve and fails every kind of wrong output") {
         X[7]                    = poison_value();
         const Verdict unwritten = judge(p, Family::well_conditioned, in, X, Bound::check, &expect_non_finite);
         CHECK_FALSE(unwritten.passed);
+        CHECK_FALSE(unwritten.solved);
         CHECK(unwritten.failure.find("unwritten") != std::string::npos);
     }
     // One ulp off passes the bound but not the exact family's bit-for-bit rule.

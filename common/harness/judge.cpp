@@ -32,6 +32,7 @@ struct Tally {
     double      backend_ops_err2 = 0.0, backend_ops_ref2 = 0.0;       // over test-backend-ops' matrices
     int64_t     failed_matrix = std::numeric_limits<int64_t>::max();  // the first matrix with a broken rule
     std::string failure;
+    bool        solved = true;  // Verdict::solved's element rules
 
     void fail(const int64_t m, const std::string& why) {
         if (m < failed_matrix) {
@@ -60,12 +61,14 @@ void judge_matrix(const Problem& p, const Family family, const Inputs& in, const
                 } else if (bits_of(X[i]) == poison_bits) {
                     // The poison is a NaN too, but no arithmetic makes it: the
                     // GPU's NaN is 0x7fffffff. Still the poison means unwritten.
+                    tally.solved = false;
                     tally.fail(m, "unwritten (still the poison) at " + where(p, m, r, c) +
                                       ", where a non-finite input must have propagated");
                 }
                 continue;
             }
             if (!std::isfinite(x)) {
+                tally.solved = false;
                 tally.fail(m, "not finite (unwritten, or NaN/Inf) at " + where(p, m, r, c) + ": " + std::to_string(x));
                 continue;
             }
@@ -159,6 +162,7 @@ Verdict judge(const Problem& p, const Family family, const Inputs& in, const Hos
             total.backend_ops_err2 += tally.backend_ops_err2;
             total.backend_ops_ref2 += tally.backend_ops_ref2;
             total.worst_bound_ratio = std::max(total.worst_bound_ratio, tally.worst_bound_ratio);
+            total.solved            = total.solved && tally.solved;
             if (tally.failed_matrix < total.failed_matrix) {
                 total.fail(tally.failed_matrix, tally.failure);
             }
@@ -167,12 +171,13 @@ Verdict judge(const Problem& p, const Family family, const Inputs& in, const Hos
     v.worst_bound_ratio = total.worst_bound_ratio;
     v.nmse              = nmse(total.err2, total.ref2);
     v.backend_ops_nmse  = nmse(total.backend_ops_err2, total.backend_ops_ref2);
+    v.solved            = total.solved;
     if (!total.failure.empty()) {
         v.passed  = false;
         v.failure = total.failure;
     }
     // Zero where no matrix was drawn by test-backend-ops' init, so the rule binds only where one was.
-    const double nmse_limit = p.n <= backend_ops_checked_n ? backend_ops_max_nmse : large_n_backend_ops_nmse;
+    const double nmse_limit = backend_ops_nmse_limit(p.n);
     if (v.passed && !(v.backend_ops_nmse <= nmse_limit)) {
         std::ostringstream s;
         s << "NMSE " << v.backend_ops_nmse << " above the limit " << nmse_limit
@@ -180,9 +185,12 @@ Verdict judge(const Problem& p, const Family family, const Inputs& in, const Hos
         v.passed  = false;
         v.failure = s.str();
     }
-    if (const int64_t i = first_written_gap(p, X); v.passed && i >= 0) {
-        v.passed  = false;
-        v.failure = "element " + std::to_string(i) + " of X lies between batch matrices and was overwritten";
+    if (const int64_t i = first_written_gap(p, X); i >= 0) {
+        v.solved = false;
+        if (v.passed) {
+            v.passed  = false;
+            v.failure = "element " + std::to_string(i) + " of X lies between batch matrices and was overwritten";
+        }
     }
     return v;
 }

@@ -16,6 +16,10 @@ struct Verdict {
     double      nmse              = 0.0;  // Σ(x - ref)² / Σ ref², test-backend-ops' metric
     double      backend_ops_nmse  = 0.0;  // the same over the matrices drawn by test-backend-ops' init
     double      worst_bound_ratio = 0.0;  // max over elements of |x - ref| / tolerance (<= 1 passes)
+    // Every element written, finite where no non-finite input propagates, and
+    // nothing written between the matrices: the rules that hold whatever the
+    // accuracy (an inexact experiment is held to these alone).
+    bool solved = true;
 };
 
 enum class Bound {
@@ -63,6 +67,11 @@ constexpr double backend_ops_max_nmse = 1e-7;
 // a timing's) still fails a wrong solve.
 constexpr int64_t backend_ops_checked_n    = 128;
 constexpr double  large_n_backend_ops_nmse = 1e-4;
+
+// The NMSE limit at n: test-backend-ops' up to backend_ops_checked_n, past it the larger one.
+constexpr double backend_ops_nmse_limit(const int64_t n) {
+    return n <= backend_ops_checked_n ? backend_ops_max_nmse : large_n_backend_ops_nmse;
+}
 
 // The judge's arithmetic, for whoever scores outputs beside it: the element
 // tolerance is element_tolerance_factor(n) times the reference's bound()

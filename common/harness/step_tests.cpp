@@ -204,6 +204,14 @@ std::vector<Shape> backend_ops_correctness_shapes() {
             Shape{128, 32, 3, 4}, Shape{128, 32, 4, 1}, Shape{64, 200, 4, 4}, Shape{64, 384, 4, 4}};
 }
 
+uint64_t backend_ops_seed(const Shape& shape) {
+    return derive_seed(test_seed(), 14, shape.n, shape.k);
+}
+
+bool accepts(const Step& step, const Problem& p) {
+    return fits(step, p.n, p.k) && strides_fit(step, p);
+}
+
 TEST_SUITE("cpu") {
     TEST_CASE("refuses input outside its limits, naming the limit") {
         const Step&   s     = tested();
@@ -361,12 +369,12 @@ TEST_SUITE("gpu") {
         // As ggml lays them out: every matrix right after the one before.
         for (const Shape shape : backend_ops_correctness_shapes()) {
             const Problem p = Problem::contiguous(shape.n, shape.k, shape.ne02, shape.ne03);
-            if (!fits(s, p.n, p.k) || !strides_fit(s, p)) {
+            if (!accepts(s, p)) {
                 MESSAGE(std::string(s.name)
                         << " refuses " << p.describe() << " contiguous (its limits; checked in the cpu suite)");
                 continue;
             }
-            check(s, p, Family::backend_ops, derive_seed(test_seed(), 14, shape.n, shape.k), summary);
+            check(s, p, Family::backend_ops, backend_ops_seed(shape), summary);
         }
         summary.print("test-backend-ops' correctness shapes, contiguous");
     }

@@ -54,6 +54,14 @@ int run_step_tests(int argc, char** argv, const StepUnderTest& under_test);
 // its cases give them.
 std::vector<Shape> backend_ops_correctness_shapes();
 
+// The seed of a correctness shape's inputs (family backend_ops) in this run:
+// the step tests' case and an inexact experiment's draw the same inputs.
+uint64_t backend_ops_seed(const Shape& shape);
+
+// Whether the step takes the problem: n and k within its limits, n within
+// what it solves on this GPU, and its alignment admits the batch strides.
+bool accepts(const Step& step, const Problem& p);
+
 // What the test cases read: the step, the command line's options and the seed.
 const StepUnderTest& step_under_test();
 const Options&       test_options();
