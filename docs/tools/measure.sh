@@ -373,6 +373,22 @@ warm_metrics() {
         --kernel-name-base demangled -k "regex:$regex" --metrics "$metrics" --csv "$@" 2>&1 | grep -E '^"(ID|[0-9])'
 }
 
+# reports_at NAME "N K NE2 NE3"...: build/solve_tri_report (every step, and
+# cuBLAS as ggml calls it) at each shape alone, into $out/report-nN-kK-NE2xNE3/,
+# its output as $out/NAME.txt; prints how many exited 0.
+reports_at() {
+    local name=$1 shape n k ne2 ne3
+    shift
+    for shape in "$@"; do
+        read -r n k ne2 ne3 <<<"$shape"
+        echo "=== solve_tri_report --n $n --k $k --ne2 $ne2 --ne3 $ne3 ==="
+        "$build/solve_tri_report" --seed "$seed" --shapes none --n "$n" --k "$k" --ne2 "$ne2" --ne3 "$ne3" \
+            --out "$out/report-n$n-k$k-${ne2}x$ne3" 2>&1
+        echo "exit $?"
+    done >"$out/$name.txt"
+    echo "reports: $(grep -c '^exit 0' "$out/$name.txt") of $# exit 0"
+}
+
 if [ "$part" = all ] || [ "$part" = run ]; then
     { [ -d "$build-ieee" ] || meson setup "$build-ieee" -Dgpu_arch="$arch" -Dfast_math=false; } >>"$out/setup.txt" 2>&1 &&
         ninja -C "$build-ieee" steps/04_fmaf_reciprocal/04_fmaf_reciprocal >>"$out/setup.txt" 2>&1 ||
@@ -860,17 +876,9 @@ if [ "$part" = every-shape ]; then
         done
     } >"$out/every-shape.txt"
     echo "every-shape: $(grep -c 'Status: SUCCESS' "$out/every-shape.txt") of 6 runs passed"
-    for shape in "79 417 5 3" "128 32 4 2" "80 80 2 8" "80 79 2 8" "80 81 2 8" "80 80 8 8" "80 79 8 8" "80 81 8 8" \
-        "84 32 4 4" "95 40 8 8" "100 41 4 4" "128 31 4 4" "128 32 4 4" "128 32 3 4" "128 32 4 1" "64 200 4 4" \
-        "64 384 4 4"; do
-        # shellcheck disable=SC2086
-        set -- $shape
-        echo "=== solve_tri_report --n $1 --k $2 --ne2 $3 --ne3 $4 ==="
-        "$build/solve_tri_report" --seed "$seed" --shapes none --n "$1" --k "$2" --ne2 "$3" --ne3 "$4" \
-            --out "$out/report-n$1-k$2-$3x$4" 2>&1
-        echo "exit $?"
-    done >"$out/every-shape-reports.txt"
-    echo "reports: $(grep -c '^exit 0' "$out/every-shape-reports.txt") of 17 exit 0"
+    reports_at every-shape-reports "79 417 5 3" "128 32 4 2" "80 80 2 8" "80 79 2 8" "80 81 2 8" "80 80 8 8" \
+        "80 79 8 8" "80 81 8 8" "84 32 4 4" "95 40 8 8" "100 41 4 4" "128 31 4 4" "128 32 4 4" "128 32 3 4" \
+        "128 32 4 1" "64 200 4 4" "64 384 4 4"
 fi
 
 if [ "$part" = tensor-products ]; then
@@ -918,15 +926,7 @@ if [ "$part" = tensor-products ]; then
     done | gzip >"$out/sass-sm90-tensor-products.txt.gz"
     python3 docs/tools/same_instances.py "$out/sass-sm90-tensor-products.txt.gz" libstep28.a libstep29.a \
         >"$out/same-instances-tensor-products.txt" 2>&1
-    for shape in "128 32 4 2" "128 128 4 32" "256 128 4 2"; do
-        # shellcheck disable=SC2086
-        set -- $shape
-        echo "=== solve_tri_report --n $1 --k $2 --ne2 $3 --ne3 $4 ==="
-        "$build/solve_tri_report" --seed "$seed" --shapes none --n "$1" --k "$2" --ne2 "$3" --ne3 "$4" \
-            --out "$out/report-n$1-k$2-$3x$4" 2>&1
-        echo "exit $?"
-    done >"$out/tensor-products-reports.txt"
-    echo "reports: $(grep -c '^exit 0' "$out/tensor-products-reports.txt") of 3 exit 0"
+    reports_at tensor-products-reports "128 32 4 2" "128 128 4 32" "256 128 4 2"
 fi
 
 if [ "$part" = persistent-choice ]; then
