@@ -65,9 +65,9 @@ TEST_SUITE("gpu") {
             const Verdict       variant_result = judge(p, Family::backend_ops, in, variant, Bound::skip);
             INFO(p.describe() << ", run seed " << test_seed());
             CHECK_MESSAGE(base_verdict.passed, std::string(t.previous->name) << ": " << base_verdict.failure);
-            // It must still solve: every element written and finite, nothing
-            // written between the matrices, and an error well below the
-            // solution's size.
+            // It must still solve: every element written and finite (the
+            // batches are contiguous: no gaps between the matrices), and an
+            // error well below the solution's size.
             CHECK_MESSAGE(variant_result.solved, std::string(t.step->name) << ": " << variant_result.failure);
             CHECK_MESSAGE(variant_result.backend_ops_nmse < 1.0, std::string(t.step->name)
                                                                      << ": NMSE " << variant_result.backend_ops_nmse);

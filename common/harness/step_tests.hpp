@@ -26,11 +26,11 @@ enum class Output {
     // costs alone.
     copies_b,
     // An experiment that gives up accuracy on purpose (plain TF32 products):
-    // its test checks only that it solves (Verdict::solved: every element
-    // written and finite, nothing written between the matrices; NMSE below
-    // 1) at test-backend-ops' correctness shapes, and prints its NMSE beside
-    // its step's and which shapes break test-backend-ops' rule (the test case
-    // "an inexact experiment", experiment_test.cpp).
+    // its test checks that its step passes and that it still solves
+    // (Verdict::solved: every element written and finite; NMSE below 1) at
+    // test-backend-ops' correctness shapes, contiguous, and prints its NMSE
+    // beside its step's and which shapes break test-backend-ops' rule (the
+    // test case "an inexact experiment", experiment_test.cpp).
     inexact,
 };
 
