@@ -16,8 +16,8 @@
 # "choices" (the README's build timed, the report, and the machine code of
 # the last three steps, each in ./build: what the last two steps' chapters
 # read, on each GPU), "host-costs" (build/plan_host_time on that
-# build: each launcher's host time per plan), "suites" (every test suite of a build with the
-# experiments, three invocations at once, after part choices),
+# build: each launcher's host time per plan), "suites" (every test suite of that build, with the
+# experiments, ten invocations at once, after part choices),
 # "no-spills" (step 22 against step 21 at n = 60 and 62, timed and
 # profiled), "loads-and-stages" (step 22's experiments on where B's loads
 # and A's copy meet, timed, and where each issues B's loads),
@@ -85,7 +85,8 @@
 #            tensor-products-reports.txt, report-nN-kK-AxB/  the report at
 #                            test-backend-ops' three perf shapes past n = 64
 #   suites:  meson-test-NAME.txt  meson test of build (reconfigured with
-#                            -Dexperiments=true), every suite, in ten invocations at
+#                            -Dexperiments=true where the experiments' suite runs),
+#                            every suite, in ten invocations at
 #                            once: cpu and gpu; sanitizer; the steps and the experiments
 #                            four ways each (timings printed there ran beside other
 #                            tests: not to quote)
@@ -265,8 +266,13 @@ if [ "$part" = host-costs ]; then
 fi
 
 if [ "$part" = suites ]; then
-    meson configure build -Dexperiments=true >/dev/null && ninja -C build >"$out/suites-build.txt" 2>&1 ||
-        { tail -30 "$out/suites-build.txt"; exit 1; }
+    groups=" ${SOLVE_TRI_SUITES:-cpu-gpu sanitizer steps experiments} "
+    # The experiments' variants are built only for their suite, so that a first
+    # part without them tests the README's build as it is.
+    if [[ $groups == *" experiments "* ]]; then
+        meson configure build -Dexperiments=true >/dev/null || exit 1
+    fi
+    ninja -C build >"$out/suites-build.txt" 2>&1 || { tail -30 "$out/suites-build.txt"; exit 1; }
     # Each invocation runs its GPU tests one at a time; the steps and the
     # experiments are split over four invocations each, all at once, to shorten
     # the wall time (with 29 steps and the experiments, over nine minutes on an
@@ -278,7 +284,6 @@ if [ "$part" = suites ]; then
         meson test -C build --no-rebuild --print-errorlogs --logbase "testlog-$name" "$@" 2>&1 |
             sed "s|$PWD/||g" >"$out/meson-test-$name.txt"
     }
-    groups=" ${SOLVE_TRI_SUITES:-cpu-gpu sanitizer steps experiments} "
     [[ $groups == *" cpu-gpu "* ]] && run_tests cpu-gpu --suite cpu --suite gpu &
     [[ $groups == *" sanitizer "* ]] && run_tests sanitizer --suite sanitizer &
     # The steps' tests are named after their folders, the experiments' STEP+NAME
