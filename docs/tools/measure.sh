@@ -17,7 +17,7 @@
 # the last three steps, each in ./build: what the last two steps' chapters
 # read, on each GPU), "host-costs" (build/plan_host_time on that
 # build: each launcher's host time per plan), "suites" (every test suite of that build, with the
-# experiments, ten invocations at once, after part choices),
+# experiments, ten invocations at once, after part choices; SOLVE_TRI_SUITES runs fewer),
 # "no-spills" (step 22 against step 21 at n = 60 and 62, timed and
 # profiled), "loads-and-stages" (step 22's experiments on where B's loads
 # and A's copy meet, timed, and where each issues B's loads),
@@ -268,7 +268,8 @@ fi
 if [ "$part" = suites ]; then
     groups=" ${SOLVE_TRI_SUITES:-cpu-gpu sanitizer steps experiments} "
     # The experiments' variants are built only for their suite, so that a first
-    # part without them tests the README's build as it is.
+    # part without them tests the README's build as it is (a build configured
+    # with them before keeps them).
     if [[ $groups == *" experiments "* ]]; then
         meson configure build -Dexperiments=true >/dev/null || exit 1
     fi
