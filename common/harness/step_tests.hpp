@@ -28,9 +28,10 @@ enum class Output {
     // An experiment that gives up accuracy on purpose (plain TF32 products):
     // its test checks that its step passes and that it still solves
     // (Verdict::solved: every element written and finite) with NMSE below 1 at
-    // test-backend-ops' correctness shapes, contiguous, and prints its NMSE
-    // beside its step's and which shapes break test-backend-ops' rule (the
-    // test case "an inexact experiment", experiment_test.cpp).
+    // test-backend-ops' correctness shapes (contiguous batches: no gaps to
+    // check), and prints its NMSE beside its step's and which shapes break
+    // test-backend-ops' rule (the test case "an inexact experiment",
+    // experiment_test.cpp).
     inexact,
 };
 
