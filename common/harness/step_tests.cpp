@@ -325,14 +325,21 @@ TEST_SUITE("gpu") {
     TEST_CASE("the run-time instance at the edges of n and k, every input family") {
         const Step& s = tested();
         Summary     summary;
-        for (const int n : {1, 7, 31, 32, 33, 63, 64, 65, 96, 127, 128}) {
+        for (const int n : {1, 7, 12, 15, 17, 28, 31, 32, 33, 63, 64, 65, 96, 127, 128}) {
             for (const int k : {1, 3, 6, 31, 32, 33, 63, 64, 65, 128, 129, 417}) {
                 if (!fits(s, n, k)) {
                     continue;
                 }
-                const Problem p = layout(s, n, k, 2, 3, 3);
-                for (const Family family : all_families) {
-                    check(s, p, family, derive_seed(test_seed(), 2, n, k, static_cast<uint64_t>(family)), summary);
+                // Gaps of 3 floats (single-float copies); at a multiple of 4
+                // below 64 also contiguous, where a step copies 16 bytes.
+                for (const int64_t pad : n % 4 == 0 && n < 64 ? std::vector<int64_t>{3, 0} : std::vector<int64_t>{3}) {
+                    const Problem p = layout(s, n, k, 2, 3, pad);
+                    for (const Family family : all_families) {
+                        check(s, p, family,
+                              derive_seed(test_seed(), 2, n, k, static_cast<uint64_t>(family)) +
+                                  static_cast<uint64_t>(pad == 0),
+                              summary);
+                    }
                 }
             }
         }
@@ -572,15 +579,19 @@ TEST_SUITE("gpu") {
         // Past n = 64 and k = 128, where a step takes them: an odd n and k, the
         // largest n with two groups of columns (test-backend-ops' perf shape,
         // n = 256, k = 128), and test-backend-ops' largest k, at an odd n.
+        // Below n = 17 and 33, the run-time instances of 16 and 32 rows (step 30).
         const Step& s = tested();
         Summary     summary;
-        for (const Shape shape : {Shape{33, 3}, Shape{63, 6}, Shape{64, 6}, Shape{17, 5}, Shape{64, 64}, Shape{47, 37},
-                                  Shape{100, 41}, Shape{256, 128}, Shape{79, 417}}) {
+        for (const Shape shape :
+             {Shape{33, 3}, Shape{63, 6}, Shape{64, 6}, Shape{17, 5}, Shape{64, 64}, Shape{47, 37}, Shape{100, 41},
+              Shape{256, 128}, Shape{79, 417}, Shape{11, 5}, Shape{12, 7}, Shape{28, 9}}) {
             if (!fits(s, shape.n, shape.k)) {
                 continue;
             }
-            // Past n = 64 also contiguous, where 16-byte copies fit (n and k multiples of 4).
-            for (const int64_t pad : shape.n > 64 ? std::vector<int64_t>{3, 0} : std::vector<int64_t>{3}) {
+            // Also contiguous past n = 64 and at n = 12 and 28, where 16-byte
+            // copies fit (n a multiple of 4; past n = 64, k too).
+            const bool contiguous_too = shape.n > 64 || (shape.n % 4 == 0 && shape.n < 64);
+            for (const int64_t pad : contiguous_too ? std::vector<int64_t>{3, 0} : std::vector<int64_t>{3}) {
                 const Problem p = layout(s, shape.n, shape.k, 2, 2, pad);
                 for (const Family family : {Family::well_conditioned, Family::exact}) {
                     check(s, p, family,
