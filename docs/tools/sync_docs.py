@@ -28,6 +28,11 @@ and this script fills the text between them:
   ...the noise margins per shape and timing mode: the largest difference that identical machine
      code showed in the committed report runs, rounded up to the next 0.5 %...
 
+  <!-- shapes: h100-2026-12-07-sized-instances 29_tensor_core_products 30_sized_run_time_instances -->
+  ...two steps at every shape of a committed run's report CSV (docs/results/RUN.csv, one shape_id per
+     shape of its own), both modes, with the fastest step of each mode and the second step over it...
+  <!-- /shapes -->
+
   <!-- ncu: pr -->, <!-- microbench -->, <!-- sass: 09_vector_panel_reads -->, <!-- steps -->,
   <!-- experiment: 12_packed_triangle+no_launch_bounds -->
   ...the Nsight Compute table at a report shape (docs/results/RUN-ncu-SHAPE.txt),
@@ -89,7 +94,7 @@ SHAPES = [("pr", "the PR's, 8 matrices, k = 6"), ("upstream_perf", "upstream per
           ("backend_ops_n128_k128", "test-backend-ops, 128 matrices, n = k = 128"),
           ("backend_ops_n256", "test-backend-ops, 8 matrices, n = 256, k = 128")]
 
-BLOCK = re.compile(r"(<!-- (diff|timing|report|compare|ncu|microbench|sass|steps|experiment|margins|own-shapes):? ?([^>]*?) -->\n)"
+BLOCK = re.compile(r"(<!-- (diff|timing|report|compare|ncu|microbench|sass|steps|experiment|margins|own-shapes|shapes):? ?([^>]*?) -->\n)"
                    r"(.*?)(<!-- /\2 -->)",
                    re.S)
 FIGURE = re.compile(r"(<!--f:(.*?)-->)(.*?)(<!--/f-->)", re.S)
@@ -420,7 +425,8 @@ def own_shapes_table(args: str) -> str:
     for found in sections:
         n, k, ne2, ne3, body = found.groups()
         shape = f"A{{{n},{n},{ne2},{ne3}}} B{{{k},{n},{ne2},{ne3}}}"
-        cells = [f"n = {n}, k = {k}, {int(ne2) * int(ne3):,} matrices"]
+        batch = int(ne2) * int(ne3)
+        cells = [f"n = {n}, k = {k}, {batch:,} {'matrix' if batch == 1 else 'matrices'}"]
         for mode in re.split(r"^timing: ", body, flags=re.M)[1:3]:
             lines = mode.splitlines()
             at = next((i for i, line in enumerate(lines) if line.lstrip().startswith(shape)), None)
@@ -434,6 +440,35 @@ def own_shapes_table(args: str) -> str:
         raise SystemExit(f"no shape of {binary}'s own in {log_name}")
     head = [f"us/run, {names[0]} → {names[1]} ([log]({RESULTS_LINK}/{log_name})):", "",
             "| shape | back to back | change | graph replay | change |", "|---|---|---|---|---|"]
+    return "\n".join(head + out) + "\n"
+
+
+def shapes_table(args: str) -> str:
+    """Two steps at every shape of a committed run's report CSV: us/run of both and the change, in both
+    modes, and in each mode the fastest step and the second step's time over its. args is "RUN A B"."""
+    run, first, second = args.split()
+    rows = report_rows(run)
+    out = []
+    for shape_id in dict.fromkeys(r["shape_id"] for r in rows if r["kind"] == "step"):
+        at = [r for r in rows if r["shape_id"] == shape_id]
+        n, k, batch = at[0]["n"], at[0]["k"], int(at[0]["batch"])
+        cells = [f"n = {n}, k = {k}, {batch:,} {'matrix' if batch == 1 else 'matrices'}"]
+        fastest = []
+        for mode in ("back_to_back", "graph_replay"):
+            ok = {r["name"]: r for r in at
+                  if r["mode"] == mode and r["kind"] == "step" and r["status"] == "ok" and r["us_median"]}
+            timed = {name: float(r["us_median"]) for name, r in ok.items()}
+            a, b = timed[first], timed[second]
+            best = min(timed, key=timed.get)
+            cells += [f"{us_text(a)} → {us_text(b)}", f"{100 * (b / a - 1):+.1f} %"]
+            # [min, max] ranges that overlap are a tie (docs/method.md)
+            overlap = float(ok[second]["us_min"]) <= float(ok[best]["us_max"])
+            fastest.append(f"{best[:2]}, {b / timed[best]:.3f}" + (" (ranges overlap)" if best != second and overlap else ""))
+        out.append("| " + " | ".join(cells + fastest) + " |")
+    head = [f"us/run, {first} → {second}, on the {rows[0]['gpu']}, {rows[0]['date']} "
+            f"([all figures]({RESULTS_LINK}/{run}.csv)); the fastest step of the run and step {second[:2]} over it:", "",
+            "| shape | back to back | change | graph replay | change | fastest, b2b | fastest, graph |",
+            "|---|---|---|---|---|---|---|"]
     return "\n".join(head + out) + "\n"
 
 
@@ -550,6 +585,8 @@ def fill(text: str) -> str:
             body = experiment_table(args.strip())
         elif kind == "own-shapes":
             body = own_shapes_table(args.strip())
+        elif kind == "shapes":
+            body = shapes_table(args.strip())
         elif kind == "margins":
             body = margins_table(args.strip())
         else:
