@@ -19,7 +19,8 @@ The figures:
   left_right_looking_4x4.svg  a worked 4 x 4 solve, left-looking against right-looking
 
 Standard library only. Nothing here depends on the clock, the machine or a dict's order: the
-same script writes the same bytes. The maps are drawn at n = 64 and k = 8 (step 19: k = 64; step 24: n = 16).
+same script writes the same bytes. The maps are drawn at n = 64 and k = 8 (step 19: k = 64; step 24: n = 16;
+step 30: n = 11, k = 5).
 """
 import math
 import pathlib
@@ -1916,6 +1917,206 @@ def draw_step29(s):
     return svg
 
 
+# --- step 30: the run-time instance sized to n --------------------------------------------------------
+
+STEP30_N, STEP30_T, STEP30_THREADS = 11, 8, 64   # A {11,11,1,1}, B {5,11,1,1}: split_for gives T = 8, 8 columns
+SLOT_OFF = tint(BAD, 0.78)   # an unrolled cp.async whose predicate c <= row is false
+
+
+def copy_by_rows(rows, tid, n=STEP30_N, threads=STEP30_THREADS, chunk=1):
+    """`copy_a`'s copy by rows in an instance of `rows` rows: thread tid's row, and its unrolled slots as (column,
+    whether it copies), one per j; no slots where the row is at or past n."""
+    sharers = threads // rows
+    row, first = tid // sharers, tid % sharers * chunk
+    if row >= n:
+        return row, []
+    return row, [(j + first, j + first <= row) for j in range(0, rows, sharers * chunk)]
+
+
+def panel_updates(rows, n=STEP30_N, T=STEP30_T):
+    """How many of its rows a thread runs `solve_column`'s update for (a 16-byte load and 4 fmaf each, kept or not
+    by the select), panel by panel."""
+    counts = []
+    for j0 in range(0, rows, 4):
+        if j0 >= n:
+            break
+        counts.append(sum(1 for s in range(rows // T) if s * T + T - 1 >= j0 + 4))
+    return counts
+
+
+def draw_step30(s):
+    h = 932
+    svg = Svg(WIDTH, h)
+    frame(svg, s["title"], s["caption"])
+    n, T, threads, stride = STEP30_N, STEP30_T, STEP30_THREADS, 68
+    svg.text(24, 58, "test-backend-ops' A {11,11,1,1}, B {5,11,1,1}: n = 11, k = 5, one matrix, single-float copies "
+                     "(chunk = 1); T = 8, 8 columns: 64 threads")
+    top, ph, pw = 74, 384, 456
+    cell, sc = 16, 6          # an entry of the 11 x 11 triangle; a slot of the unrolled copy
+    focus = n - 1             # the row whose slots are drawn
+    for p, rows in enumerate((N, 16)):
+        px = 16 + p * (pw + 16)
+        sharers = threads // rows
+        name = "`<0, 8, 8, 1>`" if rows == N else "`<0, 8, 8, 1, 16>`"
+        panel(svg, px, top, pw, ph, f"STEP {29 + p}: {name}, LOOPS UNROLLED TO {rows} ROWS")
+        rule = ("thread r copies row r" if sharers == 1
+                else f"threads {sharers}r … {sharers}r + {sharers - 1} share row r")
+        svg.text(px + 14, top + 42, f"`copy_a`: sharers = {threads} / {rows} = {sharers}: {rule}",
+                 size=SMALL_SIZE + 1)
+
+        # who copies each entry, from the copy's own loop
+        who, slots_of = {}, {}
+        for tid in range(threads):
+            row, slots = copy_by_rows(rows, tid)
+            slots_of[tid] = slots
+            for c, on in slots:
+                if on:
+                    assert (row, c) not in who
+                    who[(row, c)] = tid
+        assert sorted(who) == [(r, c) for r in range(n) for c in range(r + 1)]
+        gx, gy = px + 44, top + 74
+        svg.rect(gx, gy, n * cell, n * cell, fill=A_EMPTY)
+        for (r, c), tid in sorted(who.items()):
+            f = tid % sharers
+            svg.rect(gx + c * cell, gy + r * cell, cell, cell, fill=OWNERS[f], stroke="#ffffff", sw=0.6)
+            svg.text(gx + (c + 0.5) * cell, gy + (r + 0.5) * cell + 3.5, str(tid), size=9, anchor="middle",
+                     fill=OWNER_TEXT[f])
+        svg.rect(gx, gy, n * cell, n * cell, stroke=EDGE, sw=0.8, dash="3,2")
+        svg.poly(staircase(gx, gy, cell, lower_edge, rows=n), fill="none", stroke=EDGE, sw=1)
+        svg.rect(gx - 1, gy + focus * cell - 1, n * cell + 2, cell + 2, stroke=HILITE, sw=1.6)
+        for v in range(n):
+            svg.text(gx + (v + 0.5) * cell, gy - 4, str(v), size=SMALL_SIZE - 1, anchor="middle", fill=MUTED)
+            svg.text(gx - 4, gy + (v + 0.5) * cell + 3.5, str(v), size=SMALL_SIZE - 1, anchor="end", fill=MUTED)
+        svg.text(gx - 4, gy - 4, "c", size=SMALL_SIZE, anchor="end", fill=MUTED)
+        svg.text(gx - 26, gy + n * cell / 2, "row", size=SMALL_SIZE, anchor="middle", fill=MUTED, rotate=-90)
+
+        # what the block's threads do
+        copies = {tid: sum(on for _, on in slots) for tid, slots in slots_of.items()}
+        busy = [tid for tid in range(threads) if copies[tid]]
+        idle = threads - len(busy)
+        most, total = max(copies.values()), sum(copies.values())
+        warps = sorted({tid // 32 for tid in busy})
+        last = max(tid for tid in range(threads) if slots_of[tid])
+        # threads of a row before n whose every slot is predicated off (first > row)
+        none = [tid for tid in range(last + 1) if not copies[tid]]
+        assert idle == threads - 1 - last + len(none)
+        lines = [f"threads 0-{last}: rows 0-{n - 1};",
+                 f"{last + 1}-{threads - 1}: rows {n}-{rows - 1} ≥ n,", "copy nothing"]
+        if none:
+            lines[-1] += ", nor do"
+            lines.append(", ".join(str(t) for t in none) + " (first > row)")
+        lines += ["warp 1 copies nothing" if warps == [0] else "both warps copy", "",
+                  f"{total} copies of 4 bytes,", f"up to {most} a thread"]
+        tx = gx + n * cell + 18
+        for i, line in enumerate(lines):
+            svg.text(tx, gy + 10 + i * 17, line, size=SMALL_SIZE + 1)
+
+        # the unrolled slots of row `focus`'s threads, to scale: 64 columns, or 16
+        mine = [tid for tid in range(threads) if copy_by_rows(rows, tid)[0] == focus]
+        step = len(slots_of[mine[0]])
+        sy = gy + n * cell + 30
+        what = ("`j` = 0, 1, … 63, c = j" if sharers == 1 else "`j` = 0, 4, 8, 12, c = j + first")
+        who_text = f"thread {mine[0]}" if len(mine) == 1 else f"threads {mine[0]}-{mine[-1]}"
+        svg.text(px + 14, sy, f"{who_text} (row {focus}): {what}: {step} slots" + (" each" if len(mine) > 1 else ""),
+                 size=SMALL_SIZE + 1)
+        sx, rh = px + 58, 12 if len(mine) == 1 else 10
+        yy = sy + 10
+        for tid in mine:
+            svg.text(sx - 6, yy + rh - 1.5, str(tid), size=SMALL_SIZE, anchor="end", fill=MUTED)
+            for c, on in slots_of[tid]:
+                svg.rect(sx + c * sc, yy, sc, rh, fill=OWNERS[tid % sharers] if on else SLOT_OFF, stroke="#ffffff",
+                         sw=0.6)
+            svg.rect(sx, yy, rows * sc, rh, stroke=EDGE, sw=0.6)
+            yy += rh + 2
+        for v in sorted({0, focus, rows - 1}):
+            svg.text(sx + (v + 0.5) * sc, yy + 10, str(v), size=SMALL_SIZE - 1, anchor="middle", fill=MUTED)
+        off = step * len(mine) - sum(copies[tid] for tid in mine)
+        if sharers == 1:
+            svg.text(sx + (focus + 1) * sc, yy + 26, f"{off} predicated off (c > {focus})", size=SMALL_SIZE, fill=BAD)
+        else:
+            svg.text(sx + rows * sc + 12, sy + 10 + rh + 2 + 8, f"{off} predicated off (c > {focus})",
+                     size=SMALL_SIZE, fill=BAD)
+            svg.text(sx + rows * sc + 12, sy + 10 + 3 * (rh + 2) + 2, f"c = {rows} … {N - 1}: no slots",
+                     size=SMALL_SIZE, fill=MUTED)
+        svg.text(px + 14, top + ph - 14, f"{step} unrolled `cp.async` slots a thread; at most {most} copy",
+                 size=SMALL_SIZE + 1, weight="bold", fill=BAD if sharers == 1 else GOOD)
+
+    # A's buffer, to scale, and x
+    top2, ph2 = top + ph + 14, 278
+    panel(svg, 16, top2, pw, ph2, "SHARED MEMORY: sA, ROWS 68 FLOATS APART (TO SCALE)")
+    read = 4 * ((n - 1) // 4 + 1)   # columns 0 … read - 1: the panels j0 = 0, 4, 8 read four each
+
+    def buffer(x, y, rows):
+        """sA of `rows` rows at stride 68: A's rows 0 … n-1 copied a float at a time up to the diagonal."""
+        svg.rect(x + N * E, y, (stride - N) * E, rows * E, fill="url(#hatch)")
+        svg.rect(x, y, N * E, rows * E, fill=A_EMPTY)
+        svg.poly(staircase(x, y, E, lower_edge, rows=n), fill=A_USED)
+        tile_lines(svg, x, y, E, N, rows=rows)
+        svg.rect(x, y, N * E, rows * E, stroke=EDGE, sw=0.8, dash="3,2")
+        svg.poly(staircase(x, y, E, lower_edge, rows=n), fill="none", stroke=EDGE, sw=1)
+        svg.rect(x, y, stride * E, rows * E, stroke=EDGE, sw=1)
+        svg.rect(x + 1, y + n * E + 1, read * E - 2, (rows - n) * E - 2, stroke=HILITE, sw=1.4, dash="4,2")
+        ticks_top(svg, x, y, E, values=(0, n, N))
+        ticks_left(svg, x, y, E, values=(0, rows - 1))
+
+    by = top2 + 70
+    for x, rows in ((16 + 44, N), (16 + 270, 16)):
+        name = "`<0, 8, 8, 1>`" if rows == N else "`<0, 8, 8, 1, 16>`"
+        svg.text(x, by - 24, name, size=SMALL_SIZE + 1, weight="bold")
+        buffer(x, by, rows)
+        svg.text(x, by + rows * E + 18, f"`sA[{rows} · {stride}]`: {rows * stride * 4:,} B a block",
+                 size=SMALL_SIZE + 1)
+    x = 16 + 270
+    for i, line in enumerate(["a quarter of step 29's", "", f"dashed, in both: rows {n} and on,",
+                              f"columns 0-{read - 1}: read by the rows", "past n at each panel, never", "written"]):
+        svg.text(x, by + 16 * E + 36 + i * 16, line, size=SMALL_SIZE + 1 if i < 2 else SMALL_SIZE,
+                 fill=HILITE if i == 2 else MUTED)
+
+    px = 16 + pw + 16
+    panel(svg, px, top2, pw, ph2, f"REGISTERS: x IN THE {T} THREADS OF A COLUMN (T = {T})")
+    cw, gy = 22, top2 + 88
+    groups = [("`<0, 8, 8, 1>`", N, px + 62), ("`<0, 8, 8, 1, 16>`", 16, px + 62 + 8 * cw + 92)]
+    for name, rows, gx in groups:
+        cells = rows // T
+        svg.text(gx - 40, top2 + 46, name, size=SMALL_SIZE + 1, weight="bold")
+        svg.text(gx - 40, top2 + 62, f"`float x[{cells}]`", size=SMALL_SIZE + 1)
+        svg.text(gx - 6, gy - 4, "s", size=SMALL_SIZE, anchor="end", fill=MUTED)
+        for q in range(cells):
+            svg.text(gx + (q + 0.5) * cw, gy - 4, str(q), size=SMALL_SIZE, anchor="middle", fill=MUTED)
+        for t in range(T):
+            yy = gy + 2 + t * 14
+            svg.text(gx - 6, yy + 10, f"t = {t}", size=SMALL_SIZE, anchor="end")
+            for q in range(cells):
+                row = t + T * q
+                past = row >= n
+                svg.rect(gx + q * cw, yy, cw, 12, fill=PAST_N if past else OWNERS[4], stroke="#ffffff", sw=0.8)
+                svg.text(gx + (q + 0.5) * cw, yy + 9.5, str(row), size=SMALL_SIZE - 2, anchor="middle", fill=INK)
+    ly = gy + 2 + T * 14 + 20
+    for i, line in enumerate([f"A cell is a row: thread t's `x[s]` is row t + {T}s.",
+                              f"{N // T} rows a thread in step 29, {16 // T} in step 30; before n = {n}, in both:",
+                              f"rows t and t + {T} for t < {n - T}, t alone for t ≥ {n - T}. A row past n: 0 from",
+                              "`load_column`, a 16-byte load and 4 `fmaf` at each panel, no store."]):
+        svg.text(px + 14, ly + i * 15, line, size=SMALL_SIZE, fill=INK if i < 2 else MUTED)
+
+    up29, up30 = panel_updates(N), panel_updates(16)
+    assert len(up29) == len(up30)
+    j0s = ", ".join(str(4 * i) for i in range(len(up29)))
+    notes(svg, [f"Both leave the panel loop at j0 = {4 * len(up29)} ≥ n: panels j0 = {j0s}, of the {N // 4} "
+                f"unrolled in step 29 and the {16 // 4} in step 30.",
+                f"At them a thread runs its rows' update (a 16-byte load of A and 4 `fmaf`) "
+                f"{' + '.join(map(str, up29))} = {sum(up29)} times in step 29, "
+                f"{' + '.join(map(str, up30))} = {sum(up30)} in step 30.",
+                "The rows before n take the same terms in the same order: X is step 29's, bit for bit."],
+          top2 + ph2 + 26)
+    legend(svg, [("box", OWNERS[0], "thread 4r (step 29: r)"), ("box", OWNERS[1], "4r + 1"),
+                 ("box", OWNERS[2], "4r + 2"), ("box", OWNERS[3], "4r + 3"), ("box", SLOT_OFF, "slot predicated off"),
+                 ("edge", HILITE, f"row {focus}"),
+                 ("box", A_USED, "A in sA"), ("dash", EDGE, "not written"), ("hatch", None, "padding"),
+                 ("dash", HILITE, "read, never written"), ("box", OWNERS[4], "x: a row before n"),
+                 ("box", PAST_N, "x: a row past n, never stored")], h - 62)
+    return svg
+
+
 STEP_SPECS = [
     {
         "name": "01_shared_memory", "family": "01", "draw": draw_warp_step,
@@ -2230,6 +2431,12 @@ STEP_SPECS = [
         "title": "Step 29 · the products on the tensor cores: one tile, two ways",
         "caption": "Step 29: past n = 64 a tile's products take 3 mma.sync per 8 columns of A, operands split in "
                    "two TF32 parts, not 32 FFMA a lane.",
+    },
+    {
+        "name": "30_sized_run_time_instances", "draw": draw_step30,
+        "title": "Step 30 · run-time instances of 16, 32 and 64 rows: n = 11 launches the 16",
+        "caption": "Step 30: at n = 11 the 16-row run-time instance, not the 64-row one: 4 copy slots a thread, not "
+                   "64, and 2 rows of x, not 8.",
     },
 ]
 
