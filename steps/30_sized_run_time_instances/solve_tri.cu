@@ -1,15 +1,16 @@
 // Step 30: each run-time instance sized to the fewest rows that hold n: 16, 32 or 64.
 //
-// Step 29's run-time instance, the one every n but 16 and 64 runs at n <= 64,
-// unrolls its loops to 64 rows whatever n is. A thread's x holds 64 / T rows,
-// its panels update them all, and in the copy of A by rows each thread (one
-// per row at 64 threads) walks 64 columns, one cp.async each where chunks are
-// single floats. At n = 11 a block pays for 64 rows and solves 11. Here the
-// run-time instance comes in three sizes, 16, 32 and 64 rows, as the n = 16
-// instances of step 24 do for n = 16 alone, and the plan launches the smallest
-// that holds n: at n <= 16 a row's copy is shared by four threads of a block of
-// 64 and each takes four columns, not 64. The arithmetic is step 29's: the
-// output is the same, bit for bit.
+// Step 29's run-time instance, the one every n <= 64 but 16 and 64 runs (all
+// of them, where chunks are single floats), unrolls its loops to 64 rows
+// whatever n is. A thread's x holds 64 / T rows, its panels update them all,
+// and in the copy of A by rows each thread (one per row at 64 threads) walks
+// 64 columns, one cp.async each where chunks are single floats. At n = 11 a
+// block pays for 64 rows and solves 11. Here the run-time instance comes in
+// three sizes, 16, 32 and 64 rows, as the n = 16 instances of step 24 do for
+// n = 16 alone, and the plan launches the smallest that holds n: at n <= 16 a
+// row's copy is shared by four threads of a block of 64 and each takes four
+// columns, not 64. The arithmetic is step 29's: the output is the same, bit
+// for bit.
 #include "step.cuh"
 
 #include <cuda_pipeline_primitives.h>
