@@ -1920,6 +1920,7 @@ def draw_step29(s):
 # --- step 30: the run-time instance sized to n --------------------------------------------------------
 
 STEP30_N, STEP30_T, STEP30_THREADS = 11, 8, 64   # A {11,11,1,1}, B {5,11,1,1}: split_for gives T = 8, 8 columns
+STEP30_INSTANCE = {N: "`<0, 8, 8, 1>`", 16: "`<0, 8, 8, 1, 16>`"}   # by the rows they unroll to: step 29's, step 30's
 SLOT_OFF = tint(BAD, 0.78)   # an unrolled cp.async whose predicate c <= row is false
 
 
@@ -1957,8 +1958,7 @@ def draw_step30(s):
     for p, rows in enumerate((N, 16)):
         px = 16 + p * (pw + 16)
         sharers = threads // rows
-        name = "`<0, 8, 8, 1>`" if rows == N else "`<0, 8, 8, 1, 16>`"
-        panel(svg, px, top, pw, ph, f"STEP {29 + p}: {name}, LOOPS UNROLLED TO {rows} ROWS")
+        panel(svg, px, top, pw, ph, f"STEP {29 + p}: {STEP30_INSTANCE[rows]}, LOOPS UNROLLED TO {rows} ROWS")
         rule = ("thread r copies row r" if sharers == 1
                 else f"threads {sharers}r … {sharers}r + {sharers - 1} share row r")
         svg.text(px + 14, top + 42, f"`copy_a`: sharers = {threads} / {rows} = {sharers}: {rule}",
@@ -2061,8 +2061,7 @@ def draw_step30(s):
 
     by = top2 + 70
     for x, rows in ((16 + 44, N), (16 + 270, 16)):
-        name = "`<0, 8, 8, 1>`" if rows == N else "`<0, 8, 8, 1, 16>`"
-        svg.text(x, by - 24, name, size=SMALL_SIZE + 1, weight="bold")
+        svg.text(x, by - 24, STEP30_INSTANCE[rows], size=SMALL_SIZE + 1, weight="bold")
         buffer(x, by, rows)
         svg.text(x, by + rows * E + 18, f"`sA[{rows} · {stride}]`: {rows * stride * 4:,} B a block",
                  size=SMALL_SIZE + 1)
@@ -2075,10 +2074,9 @@ def draw_step30(s):
     px = 16 + pw + 16
     panel(svg, px, top2, pw, ph2, f"REGISTERS: x IN THE {T} THREADS OF A COLUMN (T = {T})")
     cw, gy = 22, top2 + 88
-    groups = [("`<0, 8, 8, 1>`", N, px + 62), ("`<0, 8, 8, 1, 16>`", 16, px + 62 + 8 * cw + 92)]
-    for name, rows, gx in groups:
+    for rows, gx in ((N, px + 62), (16, px + 62 + 8 * cw + 92)):
         cells = rows // T
-        svg.text(gx - 40, top2 + 46, name, size=SMALL_SIZE + 1, weight="bold")
+        svg.text(gx - 40, top2 + 46, STEP30_INSTANCE[rows], size=SMALL_SIZE + 1, weight="bold")
         svg.text(gx - 40, top2 + 62, f"`float x[{cells}]`", size=SMALL_SIZE + 1)
         svg.text(gx - 6, gy - 4, "s", size=SMALL_SIZE, anchor="end", fill=MUTED)
         for q in range(cells):

@@ -412,6 +412,11 @@ def experiment_table(name: str) -> str:
     return "\n".join(out) + "\n"
 
 
+def shape_label(n, k, batch: int) -> str:
+    """A table's first cell for a shape: "n = 64, k = 6, 8 matrices"."""
+    return f"n = {n}, k = {k}, {batch:,} {'matrix' if batch == 1 else 'matrices'}"
+
+
 def own_shapes_table(args: str) -> str:
     """A step binary's (or an experiment's) timing of a shape of its own against the step it is timed
     with, for every "=== BINARY --n N --k K --ne2 E2 --ne3 E3 ===" section of a committed log (measure.sh
@@ -425,8 +430,7 @@ def own_shapes_table(args: str) -> str:
     for found in sections:
         n, k, ne2, ne3, body = found.groups()
         shape = f"A{{{n},{n},{ne2},{ne3}}} B{{{k},{n},{ne2},{ne3}}}"
-        batch = int(ne2) * int(ne3)
-        cells = [f"n = {n}, k = {k}, {batch:,} {'matrix' if batch == 1 else 'matrices'}"]
+        cells = [shape_label(n, k, int(ne2) * int(ne3))]
         for mode in re.split(r"^timing: ", body, flags=re.M)[1:3]:
             lines = mode.splitlines()
             at = next((i for i, line in enumerate(lines) if line.lstrip().startswith(shape)), None)
@@ -451,8 +455,7 @@ def shapes_table(args: str) -> str:
     out = []
     for shape_id in dict.fromkeys(r["shape_id"] for r in rows if r["kind"] == "step"):
         at = [r for r in rows if r["shape_id"] == shape_id]
-        n, k, batch = at[0]["n"], at[0]["k"], int(at[0]["batch"])
-        cells = [f"n = {n}, k = {k}, {batch:,} {'matrix' if batch == 1 else 'matrices'}"]
+        cells = [shape_label(at[0]["n"], at[0]["k"], int(at[0]["batch"]))]
         fastest = []
         for mode in ("back_to_back", "graph_replay"):
             ok = {r["name"]: r for r in at
