@@ -20,10 +20,11 @@ The figures:
 
 Standard library only. Nothing here depends on the clock, the machine or a dict's order: the
 same script writes the same bytes. The maps are drawn at n = 64 and k = 8 (step 19: k = 64; step 24: n = 16;
-step 30: n = 11, k = 5).
+step 30: n = 11, k = 5; step 31: n = 42, k = 10).
 """
 import math
 import pathlib
+import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -2115,6 +2116,243 @@ def draw_step30(s):
     return svg
 
 
+# --- step 31: the 64-row copy of single floats by warps ----------------------------------------------------------
+
+# test-backend-ops' A {42,42,5,2}, B {10,42,5,2}: n = 42, k = 10; split_for gives T = 8, 8 columns a block
+STEP31_N, STEP31_K, STEP31_T, STEP31_BATCH = 42, 10, 8, (5, 2)
+STEP31_COLUMNS = 8                  # columns of B a block solves
+STEP31_WARP = 32
+STEP31_SECTOR = 32                  # bytes in an L1 sector
+STEP31_ALIGN = 256                  # cudaMalloc's alignment: where matrix 0 starts
+STEP31_NCU = ROOT / "docs" / "results" / "h100-2026-12-07-warp-rows-ncu.txt"
+
+
+def copy_by_warps(tid, n=STEP31_N, threads=STEP30_THREADS, rows=N):
+    """Step 31's `copy_a` in the 64-row instance with single floats: thread tid's unrolled slots, in issue order, as
+    (row, column, whether it copies); the warp leaves at its first row past n."""
+    warps, warp, lane = threads // STEP31_WARP, tid // STEP31_WARP, tid % STEP31_WARP
+    slots = []
+    for r in range(0, rows, warps):
+        row = r + warp
+        if row >= n:
+            break
+        for j in range(0, rows, STEP31_WARP):
+            c = j + lane
+            slots.append((row, c, c <= row))
+    return slots
+
+
+def step31_instructions(step, n=STEP31_N, threads=STEP30_THREADS):
+    """The block's `cp.async` warp instructions that have an active lane: {(warp, slot): [(lane, row, column)]}."""
+    instr = {}
+    for tid in range(threads):
+        if step == 30:
+            row, slots = copy_by_rows(N, tid, n=n, threads=threads)
+            slots = [(row, c, on) for c, on in slots]
+        else:
+            slots = copy_by_warps(tid, n=n, threads=threads)
+        for i, (row, c, on) in enumerate(slots):
+            if on:
+                instr.setdefault((tid // STEP31_WARP, i), []).append((tid % STEP31_WARP, row, c))
+    copied = sorted((row, c) for lanes in instr.values() for _, row, c in lanes)
+    assert copied == [(r, c) for r in range(n) for c in range(r + 1)], "each entry on or below the diagonal once"
+    return instr
+
+
+def sectors_of(lanes, base, n=STEP31_N):
+    """The 32-byte sectors one request touches: those of its active lanes' 4-byte reads, A at byte `base`."""
+    return sorted({(base + (row * n + c) * 4) // STEP31_SECTOR for _, row, c in lanes})
+
+
+def step31_measured():
+    """Nsight Compute's ldgsts requests and sectors, and the grid, of each step at n = 42, k = 10, 5 x 2."""
+    text = STEP31_NCU.read_text()
+    parts = re.split(r"^=== step (\d+), n = (\d+), k = (\d+), (\d+) x (\d+) matrices.*$", text, flags=re.M)
+    found = {}
+    for i in range(1, len(parts), 6):
+        step, n, k, ne2, ne3 = (int(v) for v in parts[i:i + 5])
+        if (n, k, (ne2, ne3)) != (STEP31_N, STEP31_K, STEP31_BATCH):
+            continue
+        body = parts[i + 5]
+        grid = re.search(r"\((\d+), (\d+), (\d+)\)x\((\d+), (\d+), (\d+)\)", body)
+        metric = {what: int(re.search(rf"^\s*l1tex__t_{what}_pipe_lsu_mem_global_op_ldgsts_cache_access\.sum\s+"
+                                      r"(?:sector\s+)?([\d,]+)\s*$", body, flags=re.M).group(1).replace(",", ""))
+                  for what in ("requests", "sectors")}
+        found[step] = dict(metric, blocks=math.prod(int(v) for v in grid.groups()[:3]),
+                           threads=math.prod(int(v) for v in grid.groups()[3:]))
+    assert sorted(found) == [30, 31], found
+    return found
+
+
+def draw_step31(s):
+    h = 752
+    svg = Svg(WIDTH, h)
+    frame(svg, s["title"], s["caption"])
+    n, k, T, threads = STEP31_N, STEP31_K, STEP31_T, STEP31_COLUMNS * STEP31_T
+    warps = threads // STEP31_WARP
+    matrices, groups = math.prod(STEP31_BATCH), -(-k // STEP31_COLUMNS)
+    bases = [m * n * n * 4 for m in range(matrices)]   # A's matrices, contiguous from byte 0
+    assert bases[0] % STEP31_ALIGN == 0
+    measured = step31_measured()
+    assert all(measured[st]["blocks"] == matrices * groups and measured[st]["threads"] == threads for st in (30, 31))
+    svg.text(24, 58, f"one block at n = {n} (test-backend-ops' A {{{n},{n},{STEP31_BATCH[0]},{STEP31_BATCH[1]}}}, "
+                     f"B {{{k},{n},{STEP31_BATCH[0]},{STEP31_BATCH[1]}}}: k = {k}, T = {T}, {STEP31_COLUMNS} columns, "
+                     f"{threads} threads = {warps} warps), single-float copies")
+    cell, sub = 7, 1.5        # an entry of the 42 x 42 triangle; a float of a drawn sector
+    top, pw = 74, 456
+    ph = 76 + n * cell + 26 + 66 + 18 + 16   # triangle, sectors, the block's counts
+    focus = {30: (0, 5), 31: (1, n - 1)}   # step 30: warp 0's slot c = 5; step 31: warp 1 at row 41
+    per_block, totals, instrs = {}, {}, {}
+    for p, step in enumerate((30, 31)):
+        px = 16 + p * (pw + 16)
+        instr = instrs[step] = step31_instructions(step, threads=threads)
+        panel(svg, px, top, pw, ph, "STEP 30: A THREAD PER ROW" if step == 30 else "STEP 31: A WARP PER ROW")
+        rule = ("`copy_a`: thread r walks the 64 column slots of row r, `c <= row`" if step == 30 else
+                f"`copy_a`: warp w copies rows w, w + {warps}, …; lane l columns l and l + {STEP31_WARP}")
+        svg.text(px + 14, top + 42, rule, size=SMALL_SIZE + 1)
+
+        # the triangle, coloured by the warp that copies each entry
+        warp_of = {(row, c): w for (w, _), lanes in instr.items() for _, row, c in lanes}
+        w0 = focus[step][0]
+        if step == 30:   # slot j, column c = j
+            i0 = focus[step][1]
+        else:            # the warp's first instruction at the row
+            i0 = min(i for (w, i), lanes in instr.items() if w == w0 and lanes[0][1] == focus[step][1])
+        shown = [instr[(w0, i0)]] + ([instr[(w0, i0 + 1)]] if step == 31 and (w0, i0 + 1) in instr else [])
+        assert all(lanes[0][1] == focus[31][1] for lanes in shown) if step == 31 else len(shown) == 1
+        lit = {(row, c): q for q, lanes in enumerate(shown) for _, row, c in lanes}
+        gx, gy = px + 40, top + 76
+        for (r, c), w in sorted(warp_of.items()):
+            fill = OWNERS[w] if (r, c) not in lit else HILITE if lit[(r, c)] == 0 else tint(HILITE, 0.55)
+            svg.rect(gx + c * cell, gy + r * cell, cell, cell, fill=fill, stroke="#ffffff", sw=0.4)
+        svg.poly(staircase(gx, gy, cell, lower_edge, rows=n), fill="none", stroke=EDGE, sw=1)
+        for v in (0, 8, 16, 24, 32, n - 1):
+            svg.text(gx + (v + 0.5) * cell, gy - 4, str(v), size=SMALL_SIZE - 1, anchor="middle", fill=MUTED)
+            svg.text(gx - 4, gy + (v + 0.5) * cell + 3.5, str(v), size=SMALL_SIZE - 1, anchor="end", fill=MUTED)
+        svg.text(gx - 4, gy - 4, "c", size=SMALL_SIZE, anchor="end", fill=MUTED)
+        svg.text(gx - 26, gy + n * cell / 2, "row", size=SMALL_SIZE, anchor="middle", fill=MUTED, rotate=-90)
+
+        # who copies what, and the instruction drawn, in the empty half above the diagonal
+        rows_of = [sorted({row for (w, _), lanes in instr.items() if w == ww for _, row, _ in lanes})
+                   for ww in range(warps)]
+        lanes0 = [lane for lane, _, _ in shown[0]]
+        cols0 = sorted({c for _, _, c in shown[0]})
+        rows0 = sorted({row for _, row, _ in shown[0]})
+        if step == 30:
+            idle = [tid for tid in range(threads) if not copy_by_rows(N, tid, n=n, threads=threads)[1]]
+            assert all(rows_of[ww] == list(range(STEP31_WARP * ww, min(n, STEP31_WARP * (ww + 1))))
+                       for ww in range(warps))
+            assert idle == list(range(n, threads)) and cols0 == [focus[30][1]]
+            lines = [f"warp {ww}: threads {rows_of[ww][0]}-{rows_of[ww][-1]}, rows {rows_of[ww][0]}-{rows_of[ww][-1]}"
+                     for ww in range(warps)]
+            lines += [f"threads {idle[0]}-{idle[-1]}: rows ≥ n, no slots", "",
+                      f"slot c = {cols0[0]} of warp {w0}: lanes {lanes0[0]}-{lanes0[-1]}",
+                      f"read column {cols0[0]} of rows {rows0[0]}-{rows0[-1]}:",
+                      f"{len(rows0)} rows, {n * 4} B apart"]
+        else:
+            assert all(rows_of[ww] == list(range(ww, n, warps)) for ww in range(warps))
+            lines = [f"warp {ww}: rows {rows_of[ww][0]}, {rows_of[ww][1]}, … {rows_of[ww][-1]} "
+                     f"({len(rows_of[ww])} rows)" for ww in range(warps)]
+            lines += ["each leaves at its first row ≥ n", "",
+                      f"warp {w0} at row {rows0[0]}: lanes {lanes0[0]}-{lanes0[-1]} read",
+                      f"columns {cols0[0]}-{cols0[-1]}, {len(cols0) * 4} B in a row; then"]
+            if len(shown) > 1:
+                cols1 = sorted({c for _, _, c in shown[1]})
+                lanes1 = [lane for lane, _, _ in shown[1]]
+                lines.append(f"lanes {lanes1[0]}-{lanes1[-1]}, columns {cols1[0]}-{cols1[-1]}")
+        tx = gx + 18 * cell
+        for i, line in enumerate(lines):
+            y = gy + 12 + i * 16
+            assert tx >= gx + ((y + 4 - gy) // cell + 1) * cell + 4, "text over the triangle"
+            assert tx + markup_width(line, SMALL_SIZE + 1) <= px + pw - 8, line
+            svg.text(tx, y, line, size=SMALL_SIZE + 1)
+
+        # the drawn instruction's sectors at matrix 0 (byte 0), one box of 8 floats each
+        sy = gy + n * cell + 26
+        svg.text(px + 14, sy, f"its {STEP31_SECTOR}-byte sectors (8 floats; filled: read), A at byte {bases[0]}:",
+                 size=SMALL_SIZE + 1)
+        sw_ = 8 * sub + 2
+        strips = [(lanes, sectors_of(lanes, bases[0])) for lanes in shown]
+        first = strips[0][1][0]
+        for q, (lanes, secs) in enumerate(strips):
+            yy = sy + 10 + q * 20
+            read = {(bases[0] + (row * n + c) * 4) // 4 for _, row, c in lanes}
+            x0 = px + 14
+            for i, sct in enumerate(secs):
+                sx = x0 + (i if step == 30 else sct - first) * sw_
+                for f in range(8):
+                    fl = sct * 8 + f
+                    if fl in read:
+                        svg.rect(sx + f * sub, yy, sub, 12, fill=HILITE if q == 0 else tint(HILITE, 0.55))
+                svg.rect(sx, yy, 8 * sub, 12, stroke=EDGE, sw=0.6)
+            end = x0 + (len(secs) if step == 30 else secs[-1] - first + 1) * sw_
+            assert end <= px + pw - 8
+            if step == 30:   # sectors of different rows, drawn side by side
+                what, wx, wy = f"{len(lanes)} lanes, {len(secs)} rows: {len(secs)} sectors", x0, yy + 28
+            else:            # neighbouring sectors, drawn where they lie
+                what, wx, wy = f"lanes {lanes[0][0]}-{lanes[-1][0]}: {len(secs)} sectors", end + 6, yy + 10
+            assert wx + markup_width(what, SMALL_SIZE + 1) <= px + pw - 8, what
+            svg.text(wx, wy, what, size=SMALL_SIZE + 1, fill=BAD if step == 30 else GOOD)
+
+        # the block's requests and sectors: matrix 0 drawn; every matrix of the launch summed
+        reqs = [sum(1 for (w, _) in instr if w == ww) for ww in range(warps)]
+        secs = [sum(len(sectors_of(lanes, b)) for lanes in instr.values()) for b in bases]
+        per_block[step] = (sum(reqs), secs)
+        totals[step] = (sum(reqs) * matrices * groups, sum(secs) * groups)
+        by = sy + 66
+        svg.text(px + 14, by, f"requests a block: {' + '.join(map(str, reqs))} = {sum(reqs)} warp instructions",
+                 size=SMALL_SIZE + 1, weight="bold", fill=BAD if step == 30 else GOOD)
+        kinds = sorted(set(secs))
+        if len(kinds) == 1:
+            sec_text = f"sectors a block: {kinds[0]}, one for each float copied"
+            assert kinds[0] == n * (n + 1) // 2
+        else:
+            at = [sorted({b % STEP31_SECTOR for b, v in zip(bases, secs) if v == kv}) for kv in kinds]
+            assert [len(a) for a in at] == [1] * len(kinds)
+            sec_text = "sectors a block: " + ", ".join(
+                f"{kv} (A at {a[0]} B mod {STEP31_SECTOR})" if i == 0 else f"{kv} (at {a[0]})"
+                for i, (kv, a) in enumerate(zip(kinds, at)))
+        for line in (sec_text, f"requests a block: {' + '.join(map(str, reqs))} = {sum(reqs)} warp instructions"):
+            assert markup_width(line, SMALL_SIZE + 1) <= pw - 22, line
+        svg.text(px + 14, by + 18, sec_text, size=SMALL_SIZE + 1, weight="bold", fill=BAD if step == 30 else GOOD)
+
+    # against what Nsight Compute measured for the launch's blocks
+    blocks = matrices * groups
+    for st in (30, 31):
+        assert totals[st][0] == measured[st]["requests"], (st, totals[st], measured[st])
+        assert totals[st][1] == measured[st]["sectors"], (st, totals[st], measured[st])
+    r30, r31 = per_block[30][0], per_block[31][0]
+    s31 = per_block[31][1]
+    s31_kinds = sorted(set(s31))
+    # the title's and caption's numbers
+    rows_read = {st: max(len({row for _, row, _ in lanes}) for lanes in instrs[st].values()) for st in (30, 31)}
+    assert rows_read == {30: STEP31_WARP, 31: 1}
+    assert f"n = {n} " in s["caption"] and f"{r31} requests a block, not {r30}" in s["caption"]
+    assert f"{'-'.join(map(str, s31_kinds))} sectors, not {per_block[30][1][0]}" in s["caption"]
+    s31_sum = " + ".join(f"{s31.count(v)} × {v}" for v in s31_kinds)
+    ny = notes(svg, [
+        f"Nsight Compute, the launch's {blocks} blocks ({matrices} matrices × {groups} groups of {STEP31_COLUMNS} "
+        f"columns): `cp.async` requests {measured[30]['requests']:,} → {measured[31]['requests']:,}: "
+        f"{blocks} × {r30} and {blocks} × {r31}.",
+        f"Sectors {measured[30]['sectors']:,} → {measured[31]['sectors']:,}, as the model gives: "
+        f"{groups} × {matrices} × {per_block[30][1][0]} in step 30, {groups} × ({s31_sum}) in step 31, "
+        f"{measured[30]['sectors'] / measured[31]['sectors']:.1f} times fewer.",
+    ], top + ph + 26)
+    model = [f"The model: a request touches the distinct {STEP31_SECTOR}-byte sectors of the addresses its active "
+             f"lanes read (4 bytes each); A's rows lie {n * 4} B apart,",
+             f"its {matrices} matrices {n * n * 4:,} B apart from a {STEP31_ALIGN}-byte boundary (byte 0 here); "
+             f"both groups of columns copy the same A."]
+    for i, line in enumerate(model):
+        svg.text(24, ny + i * 15, line, size=SMALL_SIZE, fill=MUTED)
+    for line, size in [(l, TEXT_SIZE) for l in (s["caption"], svg.desc)] + [(l, SMALL_SIZE) for l in model]:
+        assert markup_width(line, size) <= WIDTH - 48, line
+    assert ny + 15 * len(model) + 12 <= h - 62 - 11
+    legend(svg, [("box", OWNERS[0], "warp 0 copies it"), ("box", OWNERS[1], "warp 1"),
+                 ("box", HILITE, "one warp instruction's floats"),
+                 ("box", tint(HILITE, 0.55), "step 31: the same warp's next (c ≥ 32)")], h - 62)
+    return svg
+
+
 STEP_SPECS = [
     {
         "name": "01_shared_memory", "family": "01", "draw": draw_warp_step,
@@ -2435,6 +2673,12 @@ STEP_SPECS = [
         "title": "Step 30 · run-time instances of 16, 32 and 64 rows: n = 11 launches the 16",
         "caption": "Step 30: at n = 11 the 16-row run-time instance, not the 64-row one: 4 copy slots a thread, not "
                    "64, and 2 rows of x, not 8.",
+    },
+    {
+        "name": "31_warp_per_row_copy", "draw": draw_step31,
+        "title": "Step 31 · the 64-row copy by warps: one warp instruction reads one row, not 32",
+        "caption": "Step 31: at n = 42 a warp copies a row at a time, its lanes along the row: 52 requests a block, "
+                   "not 74; 154-155 sectors, not 903.",
     },
 ]
 
