@@ -2334,11 +2334,11 @@ def draw_step31(s):
         f"Nsight Compute, the launch's {blocks} blocks ({matrices} matrices × {groups} groups of {STEP31_COLUMNS} "
         f"columns): `cp.async` requests {measured[30]['requests']:,} → {measured[31]['requests']:,}: "
         f"{blocks} × {r30} and {blocks} × {r31}.",
-        f"Sectors {measured[30]['sectors']:,} → {measured[31]['sectors']:,}, as the model gives: "
+        f"Sectors {measured[30]['sectors']:,} → {measured[31]['sectors']:,}, as the count gives: "
         f"{groups} × {matrices} × {per_block[30][1][0]} in step 30, {groups} × ({s31_sum}) in step 31, "
         f"{measured[30]['sectors'] / measured[31]['sectors']:.1f} times fewer.",
     ], top + ph + 26)
-    model = [f"The model: a request touches the distinct {STEP31_SECTOR}-byte sectors of the addresses its active "
+    model = [f"The count: a request touches the distinct {STEP31_SECTOR}-byte sectors of the addresses its active "
              f"lanes read (4 bytes each); A's rows lie {n * 4} B apart,",
              f"its {matrices} matrices {n * n * 4:,} B apart from a {STEP31_ALIGN}-byte boundary (byte 0 here); "
              f"both groups of columns copy the same A."]
