@@ -33,6 +33,11 @@ and this script fills the text between them:
      shape of its own), both modes, with the fastest step of each mode and the second step over it...
   <!-- /shapes -->
 
+  <!-- previous-at: h100-2026-12-07-small-batch-experiments.txt A{64,64,8,32} B{64,64,8,32} -->
+  ...every experiment of a committed log's "=== BINARY, against the previous step ===" sections
+     at one shape: the variant's kernel, both modes' us/run of step and variant, and the change...
+  <!-- /previous-at -->
+
   <!-- ncu: pr -->, <!-- microbench -->, <!-- sass: 09_vector_panel_reads -->, <!-- steps -->,
   <!-- experiment: 12_packed_triangle+no_launch_bounds -->
   ...the Nsight Compute table at a report shape (docs/results/RUN-ncu-SHAPE.txt),
@@ -94,7 +99,7 @@ SHAPES = [("pr", "the PR's, 8 matrices, k = 6"), ("upstream_perf", "upstream per
           ("backend_ops_n128_k128", "test-backend-ops, 128 matrices, n = k = 128"),
           ("backend_ops_n256", "test-backend-ops, 8 matrices, n = 256, k = 128")]
 
-BLOCK = re.compile(r"(<!-- (diff|timing|report|compare|ncu|microbench|sass|steps|experiment|margins|own-shapes|shapes):? ?([^>]*?) -->\n)"
+BLOCK = re.compile(r"(<!-- (diff|timing|report|compare|ncu|microbench|sass|steps|experiment|margins|own-shapes|previous-at|shapes):? ?([^>]*?) -->\n)"
                    r"(.*?)(<!-- /\2 -->)",
                    re.S)
 FIGURE = re.compile(r"(<!--f:(.*?)-->)(.*?)(<!--/f-->)", re.S)
@@ -447,6 +452,39 @@ def own_shapes_table(args: str) -> str:
     return "\n".join(head + out) + "\n"
 
 
+def previous_at_table(args: str) -> str:
+    """Every experiment of a committed log at one shape: each "=== BINARY, against the previous step ==="
+    section's case against its step (experiment_test.cpp), the kernel the variant launches there, and
+    us/run of step and variant with the change, back to back and in graph replay. args is "LOG SHAPE",
+    LOG a file name in docs/results/, SHAPE as the log prints it ("A{64,64,8,32} B{64,64,8,32}")."""
+    log_name, shape = args.split(maxsplit=1)
+    text = (ROOT / "docs" / "results" / log_name).read_text()
+    sections = re.finditer(r"^=== (\S+), against the previous step ===\n(.*?)(?=^=== |\Z)", text, re.S | re.M)
+    out = []
+    for found in sections:
+        body = found.group(2).splitlines()
+        heading = next((i for i, line in enumerate(body) if line.endswith(f"({shape}):")), None)
+        if heading is None:
+            raise SystemExit(f"no {shape} in {log_name}'s section of {found.group(1)}")
+        variant = RESOURCES.match(body[heading + 2]).groups()
+        cells = [f"`{variant[0].split('+')[1]}`",
+                 f"{variant[1]}, {variant[3]} ({variant[4]}), {variant[5]} x {variant[6]}"]
+        for mode in re.split(r"^timing: ", found.group(2), flags=re.M)[1:3]:
+            lines = mode.splitlines()
+            at = next((i for i, line in enumerate(lines) if line.lstrip().startswith(shape)), None)
+            if at is None:
+                raise SystemExit(f"no timing of {shape} in {log_name}'s section of {found.group(1)}")
+            base, timed = TIMING_ROW.match(lines[at]), TIMING_ROW.match(lines[at + 1])
+            cells += [f"{base.group(3)} → {timed.group(3)}", f"{timed.group(4)} %"]
+        out.append("| " + " | ".join(cells) + " |")
+    if not out:
+        raise SystemExit(f"no section against the previous step in {log_name}")
+    head = [f"us/run at {shape}, the step → the experiment, each in its own binary ([log]({RESULTS_LINK}/{log_name})):",
+            "", "| experiment | registers, blocks/SM (threads), grid | back to back | change | graph replay | change |",
+            "|---|---|---|---|---|---|"]
+    return "\n".join(head + out) + "\n"
+
+
 def shapes_table(args: str) -> str:
     """Two steps at every shape of a committed run's report CSV: us/run of both and the change, in both
     modes, and in each mode the fastest step and the second step's time over its. args is "RUN A B"."""
@@ -588,6 +626,8 @@ def fill(text: str) -> str:
             body = experiment_table(args.strip())
         elif kind == "own-shapes":
             body = own_shapes_table(args.strip())
+        elif kind == "previous-at":
+            body = previous_at_table(args.strip())
         elif kind == "shapes":
             body = shapes_table(args.strip())
         elif kind == "margins":
