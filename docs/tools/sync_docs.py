@@ -454,34 +454,45 @@ def own_shapes_table(args: str) -> str:
 
 def previous_at_table(args: str) -> str:
     """Every experiment of a committed log at one shape: each "=== BINARY, against the previous step ==="
-    section's case against its step (experiment_test.cpp), the kernel the variant launches there, and
-    us/run of step and variant with the change, back to back and in graph replay. args is "LOG SHAPE",
-    LOG a file name in docs/results/, SHAPE as the log prints it ("A{64,64,8,32} B{64,64,8,32}")."""
+    section's case against its step (experiment_test.cpp), the kernels the step and the variant launch
+    there (registers, the occupancy limit in blocks per SM, threads, grid), and us/run of both with the
+    change, back to back and in graph replay. args is "LOG SHAPE", LOG a file name in docs/results/,
+    SHAPE as the log prints it ("A{64,64,8,32} B{64,64,8,32}")."""
     log_name, shape = args.split(maxsplit=1)
     text = (ROOT / "docs" / "results" / log_name).read_text()
     sections = re.finditer(r"^=== (\S+), against the previous step ===\n(.*?)(?=^=== |\Z)", text, re.S | re.M)
+
+    def pair(a: str, b: str) -> str:
+        return a if a == b else f"{a} → {b}"
+
     out = []
     for found in sections:
-        body = found.group(2).splitlines()
-        heading = next((i for i, line in enumerate(body) if line.endswith(f"({shape}):")), None)
-        if heading is None:
-            raise SystemExit(f"no {shape} in {log_name}'s section of {found.group(1)}")
-        variant = RESOURCES.match(body[heading + 2]).groups()
-        cells = [f"`{variant[0].split('+')[1]}`",
-                 f"{variant[1]}, {variant[3]} ({variant[4]}), {variant[5]} x {variant[6]}"]
-        for mode in re.split(r"^timing: ", found.group(2), flags=re.M)[1:3]:
-            lines = mode.splitlines()
-            at = next((i for i, line in enumerate(lines) if line.lstrip().startswith(shape)), None)
-            if at is None:
-                raise SystemExit(f"no timing of {shape} in {log_name}'s section of {found.group(1)}")
-            base, timed = TIMING_ROW.match(lines[at]), TIMING_ROW.match(lines[at + 1])
-            cells += [f"{base.group(3)} → {timed.group(3)}", f"{timed.group(4)} %"]
+        binary, body = found.group(1), found.group(2)
+        lines = body.splitlines()
+        heading = next((i for i, line in enumerate(lines) if line.endswith(f"({shape}):")), None)
+        rows = [RESOURCES.match(line) for line in lines[heading + 1:heading + 3]] if heading is not None else []
+        if len(rows) != 2 or not all(rows) or "+" in rows[0].group(1) or "+" not in rows[1].group(1):
+            raise SystemExit(f"no resources of the step and the variant at {shape} in {log_name}'s section of {binary}")
+        base, variant = rows[0].groups(), rows[1].groups()
+        cells = [f"`{variant[0].split('+')[1]}`", pair(base[1], variant[1]),
+                 f"{pair(base[3], variant[3])} ({pair(base[4], variant[4])})",
+                 pair(f"{base[5]} x {base[6]}", f"{variant[5]} x {variant[6]}")]
+        modes = dict(re.findall(r"^timing: (launches back to back|graph replay)[^\n]*\n(.*?)(?=^timing: |\Z)", body,
+                                re.S | re.M))
+        for mode in ("launches back to back", "graph replay"):
+            at = modes.get(mode, "").splitlines()
+            i = next((i for i, line in enumerate(at) if line.lstrip().startswith(shape)), None)
+            timed = [TIMING_ROW.match(line) for line in at[i:i + 2]] if i is not None else []
+            if len(timed) != 2 or not all(timed) or "+" not in timed[1].group(2):
+                raise SystemExit(f"no timing ({mode}) of {shape} in {log_name}'s section of {binary}")
+            cells += [f"{timed[0].group(3)} → {timed[1].group(3)}", f"{timed[1].group(4)} %"]
         out.append("| " + " | ".join(cells) + " |")
     if not out:
         raise SystemExit(f"no section against the previous step in {log_name}")
-    head = [f"us/run at {shape}, the step → the experiment, each in its own binary ([log]({RESULTS_LINK}/{log_name})):",
-            "", "| experiment | registers, blocks/SM (threads), grid | back to back | change | graph replay | change |",
-            "|---|---|---|---|---|---|"]
+    head = [f"At {shape}, the step → the experiment, each pair in the experiment's own binary "
+            f"([log]({RESULTS_LINK}/{log_name})); blocks/SM is the occupancy limit, not the blocks resident; us/run:",
+            "", "| experiment | registers | blocks/SM (threads) | grid | back to back | change | graph replay | change |",
+            "|---|---|---|---|---|---|---|---|"]
     return "\n".join(head + out) + "\n"
 
 
