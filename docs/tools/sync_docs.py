@@ -472,7 +472,7 @@ def previous_at_table(args: str) -> str:
         heading = next((i for i, line in enumerate(lines) if line.endswith(f"({shape}):")), None)
         rows = [RESOURCES.match(line) for line in lines[heading + 1:heading + 3]] if heading is not None else []
         if (len(rows) != 2 or not all(rows) or "+" in rows[0].group(1)
-                or not binary.endswith("_" + rows[1].group(1).split("+")[-1])):
+                or binary != f"{rows[0].group(1)[:2]}_{rows[1].group(1).split('+')[-1]}"):
             raise SystemExit(f"no resources of the step and the variant at {shape} in {log_name}'s section of {binary}")
         base, variant = rows[0].groups(), rows[1].groups()
         cells = [f"`{variant[0].split('+')[1]}`", pair(base[1], variant[1]),
@@ -484,8 +484,8 @@ def previous_at_table(args: str) -> str:
             at = modes.get(mode, "").splitlines()
             i = next((i for i, line in enumerate(at) if line.lstrip().startswith(shape)), None)
             timed = [TIMING_ROW.match(line) for line in at[i:i + 2]] if i is not None else []
-            if (len(timed) != 2 or not all(timed) or not timed[1].group(4)
-                    or not binary.endswith("_" + timed[1].group(2).split("+")[-1])):
+            if (len(timed) != 2 or not all(timed) or not timed[1].group(4) or "+" in timed[0].group(2)
+                    or binary != f"{timed[0].group(2)[:2]}_{timed[1].group(2).split('+')[-1]}"):
                 raise SystemExit(f"no timing ({mode}) of {shape} in {log_name}'s section of {binary}")
             cells += [f"{timed[0].group(3)} → {timed[1].group(3)}", f"{timed[1].group(4)} %"]
         out.append("| " + " | ".join(cells) + " |")
