@@ -35,7 +35,7 @@ and this script fills the text between them:
 
   <!-- previous-at: h100-2026-12-07-small-batch-experiments.txt A{64,64,8,32} B{64,64,8,32} -->
   ...every experiment of a committed log's "=== BINARY, against the previous step ===" sections
-     at one shape: the variant's kernel, both modes' us/run of step and variant, and the change...
+     at one shape: the step's and the variant's kernels, both modes' us/run of each, and the change...
   <!-- /previous-at -->
 
   <!-- ncu: pr -->, <!-- microbench -->, <!-- sass: 09_vector_panel_reads -->, <!-- steps -->,
@@ -361,6 +361,25 @@ TIMING_ROW = re.compile(r"^ +(?:(A\{[^}]*\} B\{[^}]*\}) +)?(\S+) +([\d.]+) +\[[^
 
 
 @functools.lru_cache(maxsize=None)
+def pair(a: str, b: str) -> str:
+    """A table cell of a step's figure and its variant's: one figure where they are the same."""
+    return a if a == b else f"{a} → {b}"
+
+
+def timed_pair(body: str, shape: str) -> dict:
+    """The two rows timed at a shape in each timing mode of a test binary's output (the step's, then the one
+    timed against it), by mode: "launches back to back" and "graph replay"; a mode without both rows is left out."""
+    pairs = {}
+    for mode, text in re.findall(r"^timing: (launches back to back|graph replay)[^\n]*\n(.*?)(?=^timing: |\Z)", body,
+                                 re.S | re.M):
+        lines = text.splitlines()
+        at = next((i for i, line in enumerate(lines) if line.lstrip().startswith(shape)), None)
+        rows = [TIMING_ROW.match(line) for line in lines[at:at + 2]] if at is not None else []
+        if len(rows) == 2 and all(rows) and rows[1].group(4):
+            pairs[mode] = (rows[0], rows[1])
+    return pairs
+
+
 def experiment_log() -> tuple:
     return tuple(EXPERIMENTS.read_text().splitlines())
 
@@ -405,9 +424,6 @@ def experiment_table(name: str) -> str:
     def grid(r: tuple) -> str:
         return r[4] if r[5] == "1" else f"{r[4]} x {r[5]}"
 
-    def pair(a: str, b: str) -> str:
-        return a if a == b else f"{a} → {b}"
-
     for title, problem in shapes:
         base, variant = resources[(title, step)], resources[(title, name)]
         us_base, us_variant = times[(problem, step)][0], times[(problem, name)]
@@ -436,12 +452,11 @@ def own_shapes_table(args: str) -> str:
         n, k, ne2, ne3, body = found.groups()
         shape = f"A{{{n},{n},{ne2},{ne3}}} B{{{k},{n},{ne2},{ne3}}}"
         cells = [shape_label(n, k, int(ne2) * int(ne3))]
-        for mode in re.split(r"^timing: ", body, flags=re.M)[1:3]:
-            lines = mode.splitlines()
-            at = next((i for i, line in enumerate(lines) if line.lstrip().startswith(shape)), None)
-            if at is None:
-                raise SystemExit(f"no timing of {shape} in {log_name}'s section of {binary}")
-            base, variant = TIMING_ROW.match(lines[at]), TIMING_ROW.match(lines[at + 1])
+        pairs = timed_pair(body, shape)
+        for mode in ("launches back to back", "graph replay"):
+            if mode not in pairs:
+                raise SystemExit(f"no timing ({mode}) of {shape} in {log_name}'s section of {binary}")
+            base, variant = pairs[mode]
             names = (base.group(2), variant.group(2))
             cells += [f"{base.group(3)} → {variant.group(3)}", f"{variant.group(4)} %"]
         out.append("| " + " | ".join(cells) + " |")
@@ -461,33 +476,25 @@ def previous_at_table(args: str) -> str:
     log_name, shape = args.split(maxsplit=1)
     text = (ROOT / "docs" / "results" / log_name).read_text()
     sections = re.finditer(r"^=== (\S+), against the previous step ===\n(.*?)(?=^=== |\Z)", text, re.S | re.M)
-
-    def pair(a: str, b: str) -> str:
-        return a if a == b else f"{a} → {b}"
-
     out = []
     for found in sections:
         binary, body = found.group(1), found.group(2)
         lines = body.splitlines()
         heading = next((i for i, line in enumerate(lines) if line.endswith(f"({shape}):")), None)
         rows = [RESOURCES.match(line) for line in lines[heading + 1:heading + 3]] if heading is not None else []
-        if (len(rows) != 2 or not all(rows) or "+" in rows[0].group(1)
-                or binary != f"{rows[0].group(1)[:2]}_{rows[1].group(1).split('+')[-1]}"):
+        # The step's row, then the variant's "STEP+EXPERIMENT", whose binary is "NN_EXPERIMENT".
+        step, variant = (row.group(1) for row in rows) if len(rows) == 2 and all(rows) else ("", "")
+        if variant != f"{step}+{variant.split('+')[-1]}" or binary != f"{step[:2]}_{variant.split('+')[-1]}":
             raise SystemExit(f"no resources of the step and the variant at {shape} in {log_name}'s section of {binary}")
-        base, variant = rows[0].groups(), rows[1].groups()
-        cells = [f"`{variant[0].split('+')[1]}`", pair(base[1], variant[1]),
-                 f"{pair(base[3], variant[3])} ({pair(base[4], variant[4])})",
-                 pair(f"{base[5]} x {base[6]}", f"{variant[5]} x {variant[6]}")]
-        modes = dict(re.findall(r"^timing: (launches back to back|graph replay)[^\n]*\n(.*?)(?=^timing: |\Z)", body,
-                                re.S | re.M))
+        base, changed = rows[0].groups(), rows[1].groups()
+        cells = [f"`{variant.split('+')[1]}`", pair(base[1], changed[1]),
+                 f"{pair(base[3], changed[3])} ({pair(base[4], changed[4])})",
+                 pair(f"{base[5]} x {base[6]}", f"{changed[5]} x {changed[6]}")]
+        pairs = timed_pair(body, shape)
         for mode in ("launches back to back", "graph replay"):
-            at = modes.get(mode, "").splitlines()
-            i = next((i for i, line in enumerate(at) if line.lstrip().startswith(shape)), None)
-            timed = [TIMING_ROW.match(line) for line in at[i:i + 2]] if i is not None else []
-            if (len(timed) != 2 or not all(timed) or not timed[1].group(4) or "+" in timed[0].group(2)
-                    or binary != f"{timed[0].group(2)[:2]}_{timed[1].group(2).split('+')[-1]}"):
+            if mode not in pairs or tuple(row.group(2) for row in pairs[mode]) != (step, variant):
                 raise SystemExit(f"no timing ({mode}) of {shape} in {log_name}'s section of {binary}")
-            cells += [f"{timed[0].group(3)} → {timed[1].group(3)}", f"{timed[1].group(4)} %"]
+            cells += [f"{pairs[mode][0].group(3)} → {pairs[mode][1].group(3)}", f"{pairs[mode][1].group(4)} %"]
         out.append("| " + " | ".join(cells) + " |")
     if not out:
         raise SystemExit(f"no section against the previous step in {log_name}")
